@@ -1,0 +1,182 @@
+"""Neo4j 5 through the official driver: a local server, Aura or a cluster alike.
+
+Every batch is one managed write transaction of `UNWIND $rows ... MERGE`
+statements, one per label and per relationship type and endpoint pair, so a
+failing batch is rolled back whole and retried transient errors stay safe.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import neo4j
+from neo4j.exceptions import ClientError, Neo4jError, ServiceUnavailable
+from neo4j.graph import Node as NeoNode
+from neo4j.graph import Path as NeoPath
+from neo4j.graph import Relationship as NeoRelationship
+
+from .records import Batch
+from .schema import META_LABEL, NODE_TYPES, REL_TYPES, SCHEMA_VERSION
+from .store import QueryTimeout, ReadOnlyError, Store, StoreError, WriteError, WriteStats
+
+
+def neo4j_schema_statements() -> list[str]:
+    """Uniqueness constraints for every key, range indexes for indexed properties."""
+    statements = [
+        f"CREATE CONSTRAINT uptake_meta_key IF NOT EXISTS FOR (n:{META_LABEL}) REQUIRE n.key IS UNIQUE"
+    ]
+    for node in NODE_TYPES.values():
+        name = node.label.lower()
+        statements.append(
+            f"CREATE CONSTRAINT {name}_key IF NOT EXISTS "
+            f"FOR (n:{node.label}) REQUIRE n.{node.key} IS UNIQUE"
+        )
+        for prop in node.all_props[1:]:
+            if prop.indexed:
+                statements.append(
+                    f"CREATE INDEX {name}_{prop.name} IF NOT EXISTS FOR (n:{node.label}) ON (n.{prop.name})"
+                )
+    return statements
+
+
+class Neo4jStore(Store):
+    backend = "neo4j"
+
+    def __init__(self, uri: str, *, user: str, password: str, database: str | None = None):
+        self.location = uri if not database else f"{uri} (database {database})"
+        self._database = database
+        try:
+            self._driver = neo4j.GraphDatabase.driver(uri, auth=(user, password))
+            self._driver.verify_connectivity()
+        except (ServiceUnavailable, Neo4jError, ValueError, OSError) as exc:
+            raise StoreError(f"cannot reach Neo4j at {uri}: {exc}") from exc
+
+    def close(self) -> None:
+        self._driver.close()
+
+    def _session(self, read_only: bool) -> neo4j.Session:
+        mode = neo4j.READ_ACCESS if read_only else neo4j.WRITE_ACCESS
+        return self._driver.session(database=self._database, default_access_mode=mode)
+
+    # -- schema ------------------------------------------------------------
+
+    def init(self) -> None:
+        with self._session(read_only=False) as session:
+            for statement in neo4j_schema_statements():
+                session.run(statement).consume()
+        self.check_version()
+        self.read(
+            f"MERGE (m:{META_LABEL} {{key: 'schema'}}) SET m.schema_version = $v",
+            {"v": SCHEMA_VERSION},
+            read_only=False,
+        )
+
+    def schema_version(self) -> int | None:
+        rows = self.read(f"MATCH (m:{META_LABEL} {{key: 'schema'}}) RETURN m.schema_version AS v")
+        return rows[0]["v"] if rows else None
+
+    def reset(self) -> None:
+        # Batched deletes keep each transaction small on a large graph.
+        self.read(
+            "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS",
+            read_only=False,
+            implicit=True,
+        )
+        self.init()
+
+    # -- reading -----------------------------------------------------------
+
+    def read(self, cypher, params=None, *, read_only=True, timeout=None, implicit=False):
+        query = neo4j.Query(cypher, timeout=timeout)
+
+        def work(tx):
+            result = tx.run(query, params or {})
+            return [{k: _plain(v) for k, v in record.items()} for record in result]
+
+        try:
+            with self._session(read_only) as session:
+                if implicit:  # CALL { } IN TRANSACTIONS needs an auto-commit transaction
+                    return [
+                        {k: _plain(v) for k, v in r.items()}
+                        for r in session.run(query, params or {})
+                    ]
+                execute = session.execute_read if read_only else session.execute_write
+                return execute(work)
+        except ClientError as exc:
+            code = exc.code or ""
+            if (
+                "AccessMode" in code
+                or "ForbiddenDueToTransactionType" in code
+                or "WriteOnReadOnly" in code
+            ):
+                raise ReadOnlyError(f"refused by the database (read-only): {exc.message}") from exc
+            if "TransactionTimedOut" in code or "Terminated" in code:
+                raise QueryTimeout(f"query cancelled after {timeout} s: {exc.message}") from exc
+            raise StoreError(f"{code}: {exc.message}") from exc
+        except Neo4jError as exc:
+            raise StoreError(str(exc)) from exc
+
+    # -- writing -----------------------------------------------------------
+
+    def _write_batch(self, batch: Batch) -> WriteStats:
+        statements = []
+        for label, rows in batch.nodes.items():
+            key = NODE_TYPES[label].key
+            statements.append(
+                (
+                    f"{label} nodes",
+                    f"UNWIND $rows AS row MERGE (n:{label} {{{key}: row.k}}) SET n += row.p",
+                    [{"k": k, "p": p} for k, p in rows.items()],
+                )
+            )
+        for (rel_type, src_label, dst_label), pairs in batch.edges.items():
+            src_key, dst_key = NODE_TYPES[src_label].key, NODE_TYPES[dst_label].key
+            statements.append(
+                (
+                    f"{rel_type} relationships {src_label}->{dst_label}",
+                    f"UNWIND $rows AS row MATCH (a:{src_label} {{{src_key}: row.s}}) "
+                    f"MATCH (b:{dst_label} {{{dst_key}: row.d}}) "
+                    f"MERGE (a)-[r:{rel_type}]->(b) SET r += row.p",
+                    [{"s": s, "d": d, "p": p} for (s, d), p in pairs.items()],
+                )
+            )
+
+        def work(tx) -> WriteStats:
+            stats = WriteStats()
+            for step, cypher, rows in statements:
+                try:
+                    counters = tx.run(cypher, rows=rows).consume().counters
+                except Neo4jError as exc:
+                    raise WriteError(f"batch rolled back while writing {step}: {exc}") from exc
+                if " nodes" in step:
+                    stats.nodes_created += counters.nodes_created
+                    stats.nodes_updated += len(rows) - counters.nodes_created
+                else:
+                    stats.edges_created += counters.relationships_created
+                    stats.edges_updated += len(rows) - counters.relationships_created
+            return stats
+
+        with self._session(read_only=False) as session:
+            return session.execute_write(work)
+
+
+def _plain(value: Any) -> Any:
+    """Driver values as plain Python, in the same shapes the Ladybug store returns."""
+    if isinstance(value, NeoNode):
+        label = next((lb for lb in value.labels if lb in NODE_TYPES), next(iter(value.labels), ""))
+        return {"_label": label, **{k: _plain(v) for k, v in value.items()}}
+    if isinstance(value, NeoRelationship):
+        return {"_type": value.type, **{k: _plain(v) for k, v in value.items()}}
+    if isinstance(value, NeoPath):
+        return {
+            "nodes": [_plain(n) for n in value.nodes],
+            "relationships": [_plain(r) for r in value.relationships],
+        }
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if hasattr(value, "to_native") and not isinstance(value, dt.date):
+        return value.to_native()
+    return value

@@ -1,0 +1,291 @@
+"""The graph's schema, declared once.
+
+Both stores derive everything from these declarations: Ladybug DDL, Neo4j
+constraints and indexes, record validation, and the day-number columns that
+let stored queries do date arithmetic identically on both engines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Bump when a declaration below changes in a way an existing store cannot absorb.
+SCHEMA_VERSION = 1
+
+PROPERTY_TYPES = ("STRING", "INT64", "DOUBLE", "BOOL", "DATE", "STRING[]")
+
+
+@dataclass(frozen=True)
+class Prop:
+    name: str
+    type: str = "STRING"
+    indexed: bool = False
+    doc: str = ""
+
+    def __post_init__(self) -> None:
+        if self.type not in PROPERTY_TYPES:
+            raise ValueError(f"property {self.name}: unknown type {self.type}")
+
+
+def day_column(date_prop: str) -> str:
+    """Name of the integer day-number column derived from a DATE property."""
+    stem = date_prop[: -len("_date")] if date_prop.endswith("_date") else date_prop
+    return f"{stem}_day"
+
+
+@dataclass(frozen=True)
+class NodeType:
+    label: str
+    key: str
+    props: tuple[Prop, ...] = ()
+    doc: str = ""
+
+    @property
+    def all_props(self) -> tuple[Prop, ...]:
+        """Key first, then declared properties, then derived day numbers."""
+        derived = tuple(
+            Prop(day_column(p.name), "INT64", indexed=p.indexed)
+            for p in self.props
+            if p.type == "DATE"
+        )
+        return (Prop(self.key),) + self.props + derived
+
+    @property
+    def prop_types(self) -> dict[str, str]:
+        return {p.name: p.type for p in self.all_props}
+
+
+@dataclass(frozen=True)
+class RelType:
+    type: str
+    endpoints: tuple[tuple[str, str], ...]
+    props: tuple[Prop, ...] = ()
+    doc: str = ""
+
+    @property
+    def all_props(self) -> tuple[Prop, ...]:
+        derived = tuple(Prop(day_column(p.name), "INT64") for p in self.props if p.type == "DATE")
+        return self.props + derived
+
+    @property
+    def prop_types(self) -> dict[str, str]:
+        return {p.name: p.type for p in self.all_props}
+
+
+# Every inferred link carries these, so a person can audit why it exists.
+EVIDENCE = (
+    Prop("source_kind", doc="commit-message, diff, issue-body, abstract, catalog, ..."),
+    Prop("location", doc="where: path:line, issue#12 body, abstract"),
+    Prop("identifier", doc="the matched text: arXiv id, alias, option value"),
+    Prop("rule", doc="name of the rule that made the link"),
+    Prop("confidence", "DOUBLE"),
+)
+
+_THREAD_PROPS = (
+    Prop("framework", indexed=True),
+    Prop("number", "INT64"),
+    Prop("title"),
+    Prop("state"),
+    Prop("author"),
+    Prop("author_association"),
+    Prop("created_date", "DATE"),
+    Prop("closed_date", "DATE"),
+    Prop("updated_at", doc="ISO timestamp of the last update, for incremental loads"),
+    Prop("comments", "INT64"),
+    Prop("first_maintainer_reply_date", "DATE"),
+    Prop("labels", "STRING[]"),
+    Prop("url"),
+)
+
+NODE_TYPES: dict[str, NodeType] = {
+    n.label: n
+    for n in (
+        NodeType(
+            "Paper",
+            "arxiv_id",
+            (
+                Prop("title"),
+                Prop("abstract"),
+                Prop("authors", "STRING[]"),
+                Prop("categories", "STRING[]"),
+                Prop("primary_category"),
+                Prop("published_date", "DATE", indexed=True, doc="first version"),
+                Prop("updated_date", "DATE"),
+                Prop("year_month"),
+                Prop("source_tags", "STRING[]"),
+                Prop("sources", "STRING[]"),
+                Prop("is_rl_llm", "BOOL"),
+                Prop("is_general_method", "BOOL"),
+                Prop("screening_confidence", "DOUBLE"),
+                Prop("screening_reasons"),
+                Prop("max_policy_params_b", "DOUBLE"),
+                Prop("loss_changes", "STRING[]", doc="coefficient, clip, mask, weight"),
+                Prop("changes_existing_loss", "BOOL"),
+                Prop("code_url"),
+                Prop("organizations", "STRING[]"),
+            ),
+            "An arXiv paper.",
+        ),
+        NodeType(
+            "Method",
+            "slug",
+            (
+                Prop("name"),
+                Prop("aliases", "STRING[]"),
+                Prop("arxiv_id"),
+                Prop("family", doc="policy-gradient, preference, distillation, ..."),
+                Prop("loss_change", doc="what it changes relative to its parent"),
+                Prop("description"),
+                Prop("origin", doc="catalog or extracted"),
+            ),
+            "An RL training method for language models.",
+        ),
+        NodeType(
+            "Framework",
+            "slug",
+            (
+                Prop("name"),
+                Prop("repo"),
+                Prop("license"),
+                Prop("language"),
+                Prop("default_branch"),
+                Prop("first_commit_date", "DATE"),
+                Prop("maintainer"),
+            ),
+            "An open-source RL post-training framework.",
+        ),
+        NodeType(
+            "Commit",
+            "sha",
+            (
+                Prop("framework", indexed=True),
+                Prop("parents", "STRING[]"),
+                Prop("author_name"),
+                Prop("author_domain"),
+                Prop("author_date", "DATE"),
+                Prop("commit_date", "DATE", indexed=True),
+                Prop("committed_at", doc="ISO timestamp with offset"),
+                Prop("subject"),
+                Prop("pr_number", "INT64"),
+                Prop("files_changed", "INT64"),
+                Prop("insertions", "INT64"),
+                Prop("deletions", "INT64"),
+                Prop("paths", "STRING[]"),
+                Prop("is_merge", "BOOL"),
+            ),
+            "A commit of a framework's history.",
+        ),
+        NodeType(
+            "Release",
+            "id",
+            (
+                Prop("framework", indexed=True),
+                Prop("tag"),
+                Prop("release_date", "DATE"),
+                Prop("commit_sha"),
+            ),
+            "A tagged release; id is framework/tag.",
+        ),
+        NodeType(
+            "PullRequest",
+            "id",
+            _THREAD_PROPS
+            + (
+                Prop("merged_date", "DATE"),
+                Prop("merge_commit_sha"),
+            ),
+            "A pull request; id is framework#number.",
+        ),
+        NodeType("Issue", "id", _THREAD_PROPS, "An issue; id is framework#number."),
+        NodeType(
+            "FailureReport",
+            "id",
+            (
+                Prop("symptom", doc="nan-loss, divergence, collapse, kl-blowup, oom, hang, ..."),
+                Prop("symptoms", "STRING[]"),
+                Prop("component"),
+                Prop("framework", indexed=True),
+                Prop("reported_date", "DATE"),
+                Prop("rule"),
+                Prop("confidence", "DOUBLE"),
+                Prop("location"),
+                Prop("identifier"),
+            ),
+            "A training failure reported in an issue.",
+        ),
+        NodeType(
+            "ModelReport",
+            "arxiv_id",
+            (
+                Prop("title"),
+                Prop("model_family"),
+                Prop("organization"),
+                Prop("largest_params_b", "DOUBLE"),
+                Prop("open_weights", "BOOL"),
+                Prop("published_date", "DATE"),
+            ),
+            "The technical report of a large model.",
+        ),
+        NodeType(
+            "Organization",
+            "slug",
+            (Prop("name"), Prop("kind", doc="company, lab, university, community")),
+            "A company, lab or university.",
+        ),
+        NodeType(
+            "ContributionRule",
+            "id",
+            (
+                Prop("framework", indexed=True),
+                Prop("kind", doc="contributing-guide, pr-template, cla, dco, lint, ..."),
+                Prop("value"),
+                Prop("source_path"),
+                Prop("commit_sha"),
+                Prop("rule_date", "DATE"),
+            ),
+            "What a framework asks of contributions; id is framework/kind[/detail].",
+        ),
+    )
+}
+
+REL_TYPES: dict[str, RelType] = {
+    r.type: r
+    for r in (
+        RelType("PROPOSES", (("Paper", "Method"),), EVIDENCE),
+        RelType(
+            "EXTENDS",
+            (("Method", "Method"),),
+            (
+                Prop("change", doc="coefficient, clip, mask, weight, advantage, sampling, other"),
+                Prop("detail"),
+            ),
+        ),
+        RelType(
+            "PART_OF",
+            (
+                ("Commit", "Framework"),
+                ("Release", "Framework"),
+                ("PullRequest", "Framework"),
+                ("Issue", "Framework"),
+            ),
+        ),
+        RelType("IMPLEMENTS", (("Commit", "Method"),), EVIDENCE),
+        RelType("MENTIONS", (("Commit", "Paper"), ("Commit", "Method")), EVIDENCE),
+        RelType("RELEASED_IN", (("Commit", "Release"),)),
+        RelType("MERGED_AS", (("PullRequest", "Commit"),), EVIDENCE),
+        RelType("CITES", (("Issue", "Paper"), ("PullRequest", "Paper")), EVIDENCE),
+        RelType("NAMES", (("Issue", "Method"), ("PullRequest", "Method")), EVIDENCE),
+        RelType("FIXES", (("Commit", "Issue"), ("PullRequest", "Issue")), EVIDENCE),
+        RelType("REPORTED_IN", (("FailureReport", "Issue"),)),
+        RelType("AFFECTS", (("FailureReport", "Method"), ("FailureReport", "Framework")), EVIDENCE),
+        RelType("STATES_USE_OF", (("ModelReport", "Method"),), EVIDENCE),
+        RelType("SUPPORTS", (("Framework", "Method"),), EVIDENCE),
+        RelType("MAINTAINED_BY", (("Framework", "Organization"),)),
+        RelType("AFFILIATED_WITH", (("Paper", "Organization"),), EVIDENCE),
+        RelType("PUBLISHED_BY", (("ModelReport", "Organization"),)),
+        RelType("HAS_RULE", (("Framework", "ContributionRule"),)),
+    )
+}
+
+# The store's own bookkeeping, kept out of user-facing counts.
+META_LABEL = "UptakeMeta"

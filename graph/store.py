@@ -1,0 +1,163 @@
+"""The store interface both backends implement, and how a store is chosen."""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .records import Record, RecordError, batched, prepare_batch
+from .schema import NODE_TYPES, REL_TYPES, SCHEMA_VERSION
+
+DEFAULT_STORE = "uptake.lbug"
+NEO4J_SCHEMES = ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://", "neo4j+ssc://")
+DEFAULT_BATCH_SIZE = 20_000
+
+
+class StoreError(RuntimeError):
+    """A store could not do what was asked; the message says what and why."""
+
+
+class SchemaVersionError(StoreError):
+    pass
+
+
+class WriteError(StoreError):
+    """A batch failed and was rolled back whole; earlier batches stay."""
+
+
+class ReadOnlyError(StoreError):
+    """The database refused a write in a read-only query."""
+
+
+class QueryTimeout(StoreError):
+    pass
+
+
+@dataclass
+class WriteStats:
+    nodes_created: int = 0
+    nodes_updated: int = 0
+    edges_created: int = 0
+    edges_updated: int = 0
+
+    def __iadd__(self, other: WriteStats) -> WriteStats:
+        self.nodes_created += other.nodes_created
+        self.nodes_updated += other.nodes_updated
+        self.edges_created += other.edges_created
+        self.edges_updated += other.edges_updated
+        return self
+
+
+class Store(ABC):
+    """One writing entry point (`write`) and one reading entry point (`read`)."""
+
+    backend: str
+    location: str
+
+    @abstractmethod
+    def init(self) -> None:
+        """Create the schema if absent; refuse a store written by another schema version."""
+
+    @abstractmethod
+    def _write_batch(self, batch) -> WriteStats: ...
+
+    @abstractmethod
+    def read(
+        self,
+        cypher: str,
+        params: dict[str, Any] | None = None,
+        *,
+        read_only: bool = True,
+        timeout: float | None = None,
+    ) -> list[dict[str, Any]]:
+        """Rows as dicts; `read_only` is enforced by the database itself."""
+
+    @abstractmethod
+    def schema_version(self) -> int | None: ...
+
+    @abstractmethod
+    def reset(self) -> None:
+        """Remove every node and relationship, then recreate the empty schema."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def write(self, records: Iterable[Record]) -> WriteStats:
+        """Upsert one batch of records in one transaction: all of it or none of it."""
+        try:
+            batch = prepare_batch(records)
+        except RecordError as exc:
+            raise WriteError(f"batch refused, nothing written: {exc}") from exc
+        return self._write_batch(batch)
+
+    def write_all(
+        self,
+        records: Iterable[Record],
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        progress: Callable[[int], None] | None = None,
+    ) -> WriteStats:
+        """Write a stream in batches; a failing batch is rolled back, earlier ones stay."""
+        total = WriteStats()
+        for chunk in batched(records, batch_size):
+            total += self.write(chunk)
+            if progress:
+                progress(len(chunk))
+        return total
+
+    def counts(self) -> dict[str, int]:
+        """Nodes per label and relationships per type, every declared one listed."""
+        out: dict[str, int] = {}
+        for label in NODE_TYPES:
+            out[label] = self.read(f"MATCH (n:{label}) RETURN count(n) AS c")[0]["c"]
+        for rel in REL_TYPES:
+            out[rel] = self.read(f"MATCH ()-[r:{rel}]->() RETURN count(r) AS c")[0]["c"]
+        return out
+
+    def check_version(self) -> None:
+        found = self.schema_version()
+        if found is not None and found != SCHEMA_VERSION:
+            raise SchemaVersionError(
+                f"{self.location} was written with schema version {found}, this Uptake uses "
+                f"{SCHEMA_VERSION}; rebuild it with `uptake db reset` then `uptake build`"
+            )
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_store(
+    target: str | None = None,
+    *,
+    user: str | None = None,
+    password: str | None = None,
+    database: str | None = None,
+    read_only: bool = False,
+) -> Store:
+    """A Ladybug directory path, or a bolt:// / neo4j:// / neo4j+s:// URI.
+
+    Falls back to $UPTAKE_STORE, then ./uptake.lbug. Neo4j credentials come from
+    the arguments, else $NEO4J_USER, $NEO4J_PASSWORD and $NEO4J_DATABASE.
+    """
+    target = target or os.environ.get("UPTAKE_STORE") or DEFAULT_STORE
+    if target.startswith(NEO4J_SCHEMES):
+        from .neo4j_store import Neo4jStore
+
+        return Neo4jStore(
+            target,
+            user=user or os.environ.get("NEO4J_USER", "neo4j"),
+            password=password if password is not None else os.environ.get("NEO4J_PASSWORD", ""),
+            database=database or os.environ.get("NEO4J_DATABASE") or None,
+        )
+    if "://" in target:
+        raise StoreError(
+            f"unsupported store URI {target!r}: use a directory path or one of {NEO4J_SCHEMES}"
+        )
+    from .ladybug_store import LadybugStore
+
+    return LadybugStore(target, read_only=read_only)

@@ -1,0 +1,1 @@
+"""loaders/link"""
