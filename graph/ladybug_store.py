@@ -35,8 +35,7 @@ def _columns(props: tuple[Prop, ...]) -> str:
 def ladybug_ddl() -> list[str]:
     """Node and relationship tables, derived from the schema."""
     statements = [
-        f"CREATE NODE TABLE IF NOT EXISTS {META_LABEL}"
-        "(key STRING PRIMARY KEY, schema_version INT64)"
+        f"CREATE NODE TABLE IF NOT EXISTS {META_LABEL}(key STRING PRIMARY KEY, schema_version INT64)"
     ]
     for node in NODE_TYPES.values():
         props = node.all_props
@@ -125,9 +124,7 @@ class LadybugStore(Store):
         tables = {row[0] for row in conn.execute("CALL show_tables() RETURN name").get_all()}
         if META_LABEL not in tables:
             return None
-        rows = conn.execute(
-            f"MATCH (m:{META_LABEL} {{key: 'schema'}}) RETURN m.schema_version"
-        ).get_all()
+        rows = conn.execute(f"MATCH (m:{META_LABEL} {{key: 'schema'}}) RETURN m.schema_version").get_all()
         return rows[0][0] if rows else None
 
     def reset(self) -> None:
@@ -201,23 +198,16 @@ class LadybugStore(Store):
         new = [{spec.key: key, **props} for key, props in rows.items() if key not in found]
         if new:
             conn.execute(f"COPY {spec.label} FROM $rows", {"rows": _arrow(new, types)})
-        changed = [
-            {"k": key, **props} for key, props in rows.items() if _differs(props, found.get(key))
-        ]
+        changed = [{"k": key, **props} for key, props in rows.items() if _differs(props, found.get(key))]
         if changed:
-            self._set_changed(
-                conn, f"MATCH (n:{spec.label} {{{spec.key}: k}})", "n", changed, types
-            )
+            self._set_changed(conn, f"MATCH (n:{spec.label} {{{spec.key}: k}})", "n", changed, types)
         return len(new), len(changed)
 
     def _upsert_edges(self, conn, rel_type, src_label, dst_label, pairs) -> tuple[int, int]:
         rel = REL_TYPES[rel_type]
         types = rel.prop_types
         src_key, dst_key = NODE_TYPES[src_label].key, NODE_TYPES[dst_label].key
-        match = (
-            f"MATCH (a:{src_label} {{{src_key}: s}})-[r:{rel_type}]->"
-            f"(b:{dst_label} {{{dst_key}: d}})"
-        )
+        match = f"MATCH (a:{src_label} {{{src_key}: s}})-[r:{rel_type}]->(b:{dst_label} {{{dst_key}: d}})"
         fields = sorted({name for props in pairs.values() for name in props})
         found = self._existing(
             conn,
@@ -231,17 +221,13 @@ class LadybugStore(Store):
             fields,
             key_width=2,
         )
-        new = [
-            {"from": s, "to": d, **props} for (s, d), props in pairs.items() if (s, d) not in found
-        ]
+        new = [{"from": s, "to": d, **props} for (s, d), props in pairs.items() if (s, d) not in found]
         if new:
             rows = _arrow(new, {"from": "STRING", "to": "STRING", **types})
             option = f" (from='{src_label}', to='{dst_label}')" if len(rel.endpoints) > 1 else ""
             conn.execute(f"COPY {rel_type} FROM $rows{option}", {"rows": rows})
         changed = [
-            {"s": s, "d": d, **props}
-            for (s, d), props in pairs.items()
-            if _differs(props, found.get((s, d)))
+            {"s": s, "d": d, **props} for (s, d), props in pairs.items() if _differs(props, found.get((s, d)))
         ]
         if changed:
             self._set_changed(conn, match, "r", changed, types)

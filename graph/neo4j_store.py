@@ -17,7 +17,7 @@ from neo4j.graph import Path as NeoPath
 from neo4j.graph import Relationship as NeoRelationship
 
 from .records import Batch
-from .schema import META_LABEL, NODE_TYPES, REL_TYPES, SCHEMA_VERSION
+from .schema import META_LABEL, NODE_TYPES, SCHEMA_VERSION
 from .store import QueryTimeout, ReadOnlyError, Store, StoreError, WriteError, WriteStats
 
 
@@ -29,8 +29,7 @@ def neo4j_schema_statements() -> list[str]:
     for node in NODE_TYPES.values():
         name = node.label.lower()
         statements.append(
-            f"CREATE CONSTRAINT {name}_key IF NOT EXISTS "
-            f"FOR (n:{node.label}) REQUIRE n.{node.key} IS UNIQUE"
+            f"CREATE CONSTRAINT {name}_key IF NOT EXISTS FOR (n:{node.label}) REQUIRE n.{node.key} IS UNIQUE"
         )
         for prop in node.all_props[1:]:
             if prop.indexed:
@@ -97,19 +96,12 @@ class Neo4jStore(Store):
         try:
             with self._session(read_only) as session:
                 if implicit:  # CALL { } IN TRANSACTIONS needs an auto-commit transaction
-                    return [
-                        {k: _plain(v) for k, v in r.items()}
-                        for r in session.run(query, params or {})
-                    ]
+                    return [{k: _plain(v) for k, v in r.items()} for r in session.run(query, params or {})]
                 execute = session.execute_read if read_only else session.execute_write
                 return execute(work)
         except ClientError as exc:
             code = exc.code or ""
-            if (
-                "AccessMode" in code
-                or "ForbiddenDueToTransactionType" in code
-                or "WriteOnReadOnly" in code
-            ):
+            if "AccessMode" in code or "ForbiddenDueToTransactionType" in code or "WriteOnReadOnly" in code:
                 raise ReadOnlyError(f"refused by the database (read-only): {exc.message}") from exc
             if "TransactionTimedOut" in code or "Terminated" in code:
                 raise QueryTimeout(f"query cancelled after {timeout} s: {exc.message}") from exc

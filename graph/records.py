@@ -45,9 +45,7 @@ def describe(record: Record) -> str:
     if isinstance(record, Node):
         what = f"{record.label} {record.key!r}"
     else:
-        what = (
-            f"{record.type} {record.src[0]} {record.src[1]!r} -> {record.dst[0]} {record.dst[1]!r}"
-        )
+        what = f"{record.type} {record.src[0]} {record.src[1]!r} -> {record.dst[0]} {record.dst[1]!r}"
     return f"{what} (from {record.origin})" if record.origin else what
 
 
@@ -114,9 +112,7 @@ def check_node(node: Node) -> Node:
     if spec is None:
         raise RecordError(f"{describe(node)}: unknown label {node.label!r}")
     if not isinstance(node.key, str) or not node.key:
-        raise RecordError(
-            f"{describe(node)}: field {spec.key!r} (the key) must be a non-empty string"
-        )
+        raise RecordError(f"{describe(node)}: field {spec.key!r} (the key) must be a non-empty string")
     props = dict(node.props)
     props.pop(spec.key, None)
     return Node(node.label, node.key, _clean_props(node, props, spec.prop_types), node.origin)
@@ -132,18 +128,14 @@ def check_edge(edge: Edge) -> Edge:
     for end in (edge.src, edge.dst):
         if not isinstance(end[1], str) or not end[1]:
             raise RecordError(f"{describe(edge)}: endpoint key must be a non-empty string")
-    return Edge(
-        edge.type, edge.src, edge.dst, _clean_props(edge, edge.props, spec.prop_types), edge.origin
-    )
+    return Edge(edge.type, edge.src, edge.dst, _clean_props(edge, edge.props, spec.prop_types), edge.origin)
 
 
 @dataclass
 class Batch:
     """Validated records, merged by identity: the last record with the same key wins per field."""
 
-    nodes: dict[str, dict[str, dict[str, Any]]] = field(
-        default_factory=dict
-    )  # label -> key -> props
+    nodes: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)  # label -> key -> props
     edges: dict[tuple[str, str, str], dict[tuple[str, str], dict[str, Any]]] = field(
         default_factory=dict
     )  # (type, src label, dst label) -> (src key, dst key) -> props

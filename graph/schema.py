@@ -44,9 +44,7 @@ class NodeType:
     def all_props(self) -> tuple[Prop, ...]:
         """Key first, then declared properties, then derived day numbers."""
         derived = tuple(
-            Prop(day_column(p.name), "INT64", indexed=p.indexed)
-            for p in self.props
-            if p.type == "DATE"
+            Prop(day_column(p.name), "INT64", indexed=p.indexed) for p in self.props if p.type == "DATE"
         )
         return (Prop(self.key),) + self.props + derived
 

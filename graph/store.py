@@ -155,9 +155,7 @@ def open_store(
             database=database or os.environ.get("NEO4J_DATABASE") or None,
         )
     if "://" in target:
-        raise StoreError(
-            f"unsupported store URI {target!r}: use a directory path or one of {NEO4J_SCHEMES}"
-        )
+        raise StoreError(f"unsupported store URI {target!r}: use a directory path or one of {NEO4J_SCHEMES}")
     from .ladybug_store import LadybugStore
 
     return LadybugStore(target, read_only=read_only)

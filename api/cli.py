@@ -1,0 +1,167 @@
+"""The `uptake` command: a thin veneer over the library.
+
+Every command takes its store from --store, else $UPTAKE_STORE, else
+./uptake.lbug (see `uptake.graph.store.open_store`).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from ..graph.store import StoreError, open_store
+from ..queries import QueryError, load_queries, parse_params
+from . import commands_arxiv, commands_git, commands_github
+from .display import print_rows, progress_bar
+
+app = typer.Typer(
+    help="Uptake: how RL post-training methods travel from papers into frameworks.", no_args_is_help=True
+)
+db_app = typer.Typer(help="Create, inspect and empty a store.", no_args_is_help=True)
+load_app = typer.Typer(help="Run one loader into a store.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+app.add_typer(load_app, name="load")
+
+StoreOption = Annotated[
+    str | None,
+    typer.Option(
+        "--store",
+        "-s",
+        help="Ladybug directory or bolt:// / neo4j:// / neo4j+s:// URI; default $UPTAKE_STORE or ./uptake.lbug",
+    ),
+]
+FormatOption = Annotated[str, typer.Option("--format", "-f", help="table, json or csv")]
+
+
+def fail(message: str) -> None:
+    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    raise typer.Exit(1)
+
+
+def connect(store: str | None, *, read_only: bool = False):
+    try:
+        s = open_store(store, read_only=read_only)
+        if not read_only:
+            s.init()
+        else:
+            s.check_version()
+        return s
+    except StoreError as exc:
+        fail(str(exc))
+
+
+@db_app.command("init")
+def db_init(store: StoreOption = None) -> None:
+    """Create the schema (idempotent)."""
+    with connect(store) as s:
+        typer.echo(f"{s.backend} store ready at {s.location}")
+
+
+@db_app.command("info")
+def db_info(store: StoreOption = None, format: FormatOption = "table") -> None:
+    """Schema version and counts per label and relationship type."""
+    with connect(store, read_only=True) as s:
+        rows = [{"name": name, "count": n} for name, n in s.counts().items()]
+        typer.echo(f"{s.backend} store at {s.location}, schema version {s.schema_version()}")
+        print_rows(rows, format)
+
+
+@db_app.command("reset")
+def db_reset(
+    store: StoreOption = None,
+    yes: Annotated[bool, typer.Option("--yes", help="do not ask")] = False,
+) -> None:
+    """Delete everything in the store and recreate the empty schema."""
+    if not yes:
+        typer.confirm("Delete every node and relationship in the store?", abort=True)
+    with connect(store) as s:
+        s.reset()
+        typer.echo(f"emptied {s.location}")
+
+
+@load_app.command("catalog")
+def load_catalog_command(store: StoreOption = None) -> None:
+    """The method and framework catalog shipped with Uptake."""
+    from ..loaders.catalog import CatalogError, load_catalog
+
+    with connect(store) as s:
+        try:
+            stats = load_catalog(s)
+        except CatalogError as exc:
+            fail(str(exc))
+        typer.echo(f"catalog: {stats}")
+
+
+@app.command("build")
+def build(
+    store: StoreOption = None,
+    offline: Annotated[bool, typer.Option("--offline", help="use only data shipped with Uptake")] = True,
+) -> None:
+    """Run every loader that has data into the store."""
+    from .build import run_build
+
+    with connect(store) as s:
+        try:
+            run_build(s, offline=offline, progress=progress_bar)
+        except (StoreError, ValueError) as exc:
+            fail(str(exc))
+
+
+@app.command("queries")
+def list_queries(format: FormatOption = "table") -> None:
+    """List the stored queries with their parameters."""
+    rows = [
+        {"name": q.name, "description": q.description, "parameters": ", ".join(p.signature for p in q.params)}
+        for q in load_queries().values()
+    ]
+    print_rows(rows, format)
+
+
+@app.command("query")
+def run_query(
+    name: Annotated[str, typer.Argument(help="a stored query, see `uptake queries`")],
+    param: Annotated[list[str] | None, typer.Option("--param", "-p", help="k=v, repeatable")] = None,
+    store: StoreOption = None,
+    format: FormatOption = "table",
+) -> None:
+    """Run a stored query with validated parameters."""
+    queries = load_queries()
+    if name not in queries:
+        fail(f"no stored query {name!r}; known: {', '.join(sorted(queries))}")
+    try:
+        query = queries[name]
+        values = query.bind(parse_params(param or []))
+    except QueryError as exc:
+        fail(str(exc))
+    with connect(store, read_only=True) as s:
+        print_rows(s.read(query.cypher_for(s.backend), values), format)
+
+
+@app.command("cypher")
+def cypher(
+    statement: Annotated[str, typer.Argument(help="a read-only Cypher statement")],
+    param: Annotated[list[str] | None, typer.Option("--param", "-p", help="k=v, repeatable")] = None,
+    store: StoreOption = None,
+    format: FormatOption = "table",
+    timeout: Annotated[float, typer.Option(help="seconds before the database cancels it")] = 30.0,
+) -> None:
+    """Run ad-hoc Cypher; the database refuses writes."""
+    with connect(store, read_only=True) as s:
+        try:
+            print_rows(s.read(statement, parse_params(param or []), read_only=True, timeout=timeout), format)
+        except (StoreError, QueryError) as exc:
+            fail(str(exc))
+
+
+commands_git.register(app, load_app, connect, fail)
+commands_arxiv.register(app, load_app, connect, fail)
+commands_github.register(app, load_app, connect, fail)
+
+
+def main() -> None:
+    try:
+        app()
+    except BrokenPipeError:  # `uptake ... | head` is fine
+        sys.stderr.close()

@@ -1,0 +1,66 @@
+"""How the CLI shows rows and progress."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+
+def json_default(value: Any) -> Any:
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, dict | list):
+        return json.dumps(value, default=json_default)
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def print_rows(rows: list[dict[str, Any]], fmt: str = "table") -> None:
+    if fmt == "json":
+        json.dump(rows, sys.stdout, default=json_default, indent=2)
+        sys.stdout.write("\n")
+        return
+    columns = list(dict.fromkeys(k for row in rows for k in row))
+    if fmt == "csv":
+        writer = csv.writer(sys.stdout)
+        writer.writerow(columns)
+        writer.writerows([_cell(row.get(c)) for c in columns] for row in rows)
+        return
+    if fmt != "table":
+        raise SystemExit(f"error: --format must be table, json or csv, not {fmt!r}")
+    table = Table(*columns, show_lines=False)
+    for row in rows:
+        table.add_row(*(_cell(row.get(c)) for c in columns))
+    Console(width=200 if not sys.stdout.isatty() else None).print(table)
+    print(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
+
+
+@contextmanager
+def progress_bar(description: str, total: int | None = None) -> Iterator[Callable[[int], None]]:
+    """A progress bar on a terminal; a few plain lines elsewhere (CI logs stay short)."""
+    if not sys.stderr.isatty():
+        print(f"{description} ...", file=sys.stderr)
+        done = [0]
+        yield lambda n: done.__setitem__(0, done[0] + n)
+        print(f"{description}: {done[0]} done", file=sys.stderr)
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=False) as progress:
+        task = progress.add_task(description, total=total)
+        yield lambda n: progress.advance(task, n)
