@@ -1,0 +1,151 @@
+"""The store contract, run on a real Ladybug directory and a real Neo4j."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from uptake.graph.records import Edge, Node
+from uptake.graph.schema import NODE_TYPES, REL_TYPES, SCHEMA_VERSION
+from uptake.graph.store import ReadOnlyError, SchemaVersionError, WriteError, open_store
+
+GRAPH = [
+    Node("Method", "ppo", {"name": "PPO", "aliases": ["ppo", "PPOTrainer"]}),
+    Node("Method", "grpo", {"name": "GRPO", "arxiv_id": "2402.03300"}),
+    Node("Paper", "2402.03300", {"title": "DeepSeekMath", "published_date": "2024-02-05"}),
+    Edge("EXTENDS", ("Method", "grpo"), ("Method", "ppo"), {"change": "advantage"}),
+    Edge("PROPOSES", ("Paper", "2402.03300"), ("Method", "grpo"), {"rule": "catalog", "confidence": 1.0}),
+    Node("Commit", "a" * 40, {"framework": "trl", "commit_date": dt.date(2024, 3, 1), "pr_number": 12}),
+    Edge("IMPLEMENTS", ("Commit", "a" * 40), ("Method", "grpo"), {"location": "trl/grpo.py:10"}),
+    Edge("PART_OF", ("Commit", "a" * 40), ("Framework", "trl")),
+]
+
+
+def nonzero(counts: dict[str, int]) -> dict[str, int]:
+    return {k: v for k, v in counts.items() if v}
+
+
+def test_write_is_idempotent(store):
+    first = store.write(GRAPH)
+    counts = nonzero(store.counts())
+    second = store.write(GRAPH)
+    assert first.nodes_created == 5 and first.edges_created == 4
+    assert second.nodes_created == 0 and second.edges_created == 0
+    assert nonzero(store.counts()) == counts == {
+        "Paper": 1,
+        "Method": 2,
+        "Framework": 1,
+        "Commit": 1,
+        "PROPOSES": 1,
+        "EXTENDS": 1,
+        "PART_OF": 1,
+        "IMPLEMENTS": 1,
+    }
+
+
+def test_changed_properties_are_updated_and_missing_ones_kept(store):
+    store.write(GRAPH)
+    store.write(
+        [
+            Node("Method", "grpo", {"name": "GRPO (DeepSeekMath)", "arxiv_id": None}),
+            Edge("EXTENDS", ("Method", "grpo"), ("Method", "ppo"), {"detail": "group baseline"}),
+        ]
+    )
+    rows = store.read(
+        "MATCH (m:Method {slug: 'grpo'})-[e:EXTENDS]->(p:Method) "
+        "RETURN m.name AS name, m.arxiv_id AS arxiv_id, e.change AS change, e.detail AS detail"
+    )
+    assert rows == [
+        {"name": "GRPO (DeepSeekMath)", "arxiv_id": "2402.03300", "change": "advantage", "detail": "group baseline"}
+    ]
+
+
+def test_edges_to_unknown_nodes_create_key_only_stubs(store):
+    store.write([Edge("MENTIONS", ("Commit", "b" * 40), ("Paper", "2503.14476"), {"rule": "arxiv-url"})])
+    rows = store.read("MATCH (c:Commit)-[r:MENTIONS]->(p:Paper) RETURN c.sha AS sha, p.arxiv_id AS id, p.title AS t")
+    assert rows == [{"sha": "b" * 40, "id": "2503.14476", "t": None}]
+
+
+def test_dates_carry_day_numbers_for_arithmetic(store):
+    store.write(GRAPH)
+    rows = store.read(
+        "MATCH (p:Paper)-[:PROPOSES]->(:Method)<-[:IMPLEMENTS]-(c:Commit) "
+        "RETURN c.commit_day - p.published_day AS days, p.published_date AS published"
+    )
+    assert rows == [{"days": (dt.date(2024, 3, 1) - dt.date(2024, 2, 5)).days, "published": dt.date(2024, 2, 5)}]
+
+
+def test_bad_record_refuses_the_whole_batch_and_keeps_earlier_ones(store):
+    store.write(GRAPH[:2])
+    with pytest.raises(WriteError) as err:
+        store.write([Node("Method", "dapo", {"name": "DAPO"}), Node("Method", "gspo", {"name": 3})])
+    assert "Method 'gspo'" in str(err.value) and "'name'" in str(err.value)
+    assert store.read("MATCH (m:Method) RETURN m.slug AS s ORDER BY s") == [{"s": "grpo"}, {"s": "ppo"}]
+
+
+def test_unknown_fields_and_wrong_endpoints_are_named(store):
+    with pytest.raises(WriteError, match="unknown field 'titel'"):
+        store.write([Node("Paper", "2402.03300", {"titel": "x"}, origin="papers.jsonl:7")])
+    with pytest.raises(WriteError, match="papers.jsonl:7"):
+        store.write([Node("Paper", "2402.03300", {"titel": "x"}, origin="papers.jsonl:7")])
+    with pytest.raises(WriteError, match="IMPLEMENTS connects only Commit->Method"):
+        store.write([Edge("IMPLEMENTS", ("Paper", "x"), ("Method", "grpo"))])
+
+
+def test_read_only_is_enforced_by_the_database(store):
+    with pytest.raises(ReadOnlyError):
+        store.read("CREATE (:Method {slug: 'x'})")
+    assert store.read("MATCH (m:Method) RETURN count(m) AS n") == [{"n": 0}]
+
+
+def test_write_visible_to_later_read_only_reads(store):
+    assert store.read("MATCH (m:Method) RETURN count(m) AS n") == [{"n": 0}]
+    store.write(GRAPH[:2])
+    assert store.read("MATCH (m:Method) RETURN count(m) AS n") == [{"n": 2}]
+
+
+def test_nodes_and_relationships_come_back_as_plain_dicts(store):
+    store.write(GRAPH)
+    rows = store.read("MATCH (m:Method {slug: 'grpo'})-[e:EXTENDS]->(p) RETURN m, e")
+    assert rows[0]["m"] == {"_label": "Method", "slug": "grpo", "name": "GRPO", "arxiv_id": "2402.03300"}
+    assert rows[0]["e"] == {"_type": "EXTENDS", "change": "advantage"}
+
+
+def test_schema_version_is_stored_and_checked(store):
+    assert store.schema_version() == SCHEMA_VERSION
+    meta = "MATCH (m:UptakeMeta {key: 'schema'}) SET m.schema_version = $v"
+    store.read(meta, {"v": SCHEMA_VERSION + 1}, read_only=False)
+    with pytest.raises(SchemaVersionError, match=f"schema version {SCHEMA_VERSION + 1}"):
+        store.init()
+
+
+def test_reset_empties_the_store(store):
+    store.write(GRAPH)
+    store.reset()
+    assert not nonzero(store.counts())
+    assert store.schema_version() == SCHEMA_VERSION
+
+
+def test_counts_list_every_declared_label_and_type(store):
+    assert set(store.counts()) == set(NODE_TYPES) | set(REL_TYPES)
+
+
+def test_ladybug_read_only_store_refuses_writes(tmp_path):
+    path = str(tmp_path / "g.lbug")
+    with open_store(path) as writable:
+        writable.init()
+        writable.write(GRAPH)
+    with open_store(path, read_only=True) as ro:
+        assert ro.read("MATCH (m:Method) RETURN count(m) AS n") == [{"n": 2}]
+        with pytest.raises(ReadOnlyError):
+            ro.write(GRAPH)
+        with pytest.raises(ReadOnlyError):
+            ro.read("MATCH (m:Method) SET m.name = 'x'", read_only=False)
+
+
+def test_missing_ladybug_store_opened_read_only_is_a_clear_error(tmp_path):
+    from uptake.graph.store import StoreError
+
+    with pytest.raises(StoreError, match="uptake build"):
+        open_store(str(tmp_path / "absent.lbug"), read_only=True).read("RETURN 1 AS x")
