@@ -136,7 +136,7 @@ class LadybugStore(Store):
 
     # -- reading -----------------------------------------------------------
 
-    def read(self, cypher, params=None, *, read_only=True, timeout=None):
+    def read(self, cypher, params=None, *, read_only=True, timeout=None, limit=None):
         conn = self._read_only_connection() if read_only else self._connection()
         conn.set_query_timeout(int(timeout * 1000) if timeout else 0)
         try:
@@ -151,7 +151,8 @@ class LadybugStore(Store):
         finally:
             conn.set_query_timeout(0)
         names = result.get_column_names()
-        rows = [dict(zip(names, map(_plain, row), strict=True)) for row in result.get_all()]
+        raw = result.get_all() if limit is None else _first_rows(result, limit)
+        rows = [dict(zip(names, map(_plain, row), strict=True)) for row in raw]
         result.close()
         if not read_only:
             self._drop_read_only()
@@ -250,6 +251,13 @@ class LadybugStore(Store):
         changes = _arrow(rows, {**keys, **{f: types[f] for f in fields}})
         sets = ", ".join(f"{var}.{f} = coalesce(`{f}`, {var}.{f})" for f in fields)
         conn.execute(f"LOAD FROM $rows {match} SET {sets}", {"rows": changes})
+
+
+def _first_rows(result, limit: int) -> list[list[Any]]:
+    rows = []
+    while len(rows) < limit and result.has_next():
+        rows.append(result.get_next())
+    return rows
 
 
 def _differs(new: dict, stored: dict | None) -> bool:

@@ -8,6 +8,7 @@ failing batch is rolled back whole and retried transient errors stay safe.
 from __future__ import annotations
 
 import datetime as dt
+from itertools import islice
 from typing import Any
 
 import neo4j
@@ -86,12 +87,13 @@ class Neo4jStore(Store):
 
     # -- reading -----------------------------------------------------------
 
-    def read(self, cypher, params=None, *, read_only=True, timeout=None, implicit=False):
+    def read(self, cypher, params=None, *, read_only=True, timeout=None, implicit=False, limit=None):
         query = neo4j.Query(cypher, timeout=timeout)
 
         def work(tx):
             result = tx.run(query, params or {})
-            return [{k: _plain(v) for k, v in record.items()} for record in result]
+            records = result if limit is None else islice(result, limit)
+            return [{k: _plain(v) for k, v in record.items()} for record in records]
 
         try:
             with self._session(read_only) as session:

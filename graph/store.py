@@ -72,8 +72,13 @@ class Store(ABC):
         *,
         read_only: bool = True,
         timeout: float | None = None,
+        limit: int | None = None,
     ) -> list[dict[str, Any]]:
-        """Rows as dicts; `read_only` is enforced by the database itself."""
+        """Rows as dicts; `read_only` is enforced by the database itself.
+
+        `limit` stops reading after that many rows, so a caller can cap an
+        ad-hoc query's result without rewriting the query text.
+        """
 
     @abstractmethod
     def schema_version(self) -> int | None: ...
