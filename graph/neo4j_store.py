@@ -90,8 +90,10 @@ class Neo4jStore(Store):
     def read(self, cypher, params=None, *, read_only=True, timeout=None, implicit=False, limit=None):
         query = neo4j.Query(cypher, timeout=timeout)
 
+        # Driver 6 takes a Query object only in session.run; managed transactions get the timeout here.
+        @neo4j.unit_of_work(timeout=timeout)
         def work(tx):
-            result = tx.run(query, params or {})
+            result = tx.run(cypher, params or {})
             records = result if limit is None else islice(result, limit)
             return [{k: _plain(v) for k, v in record.items()} for record in records]
 
