@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 # New-style ids: YYMM.NNNN (0704-1412) or YYMM.NNNNN (1501 on); old style: archive/YYMMNNN.
 _NEW = r"(?P<new>(?P<yy>\d{2})(?P<mm>\d{2})\.(?P<num>\d{4,5}))(?:v\d+)?"
-_OLD = r"(?P<old>[a-z][a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
+# The subject class in `math.GT/0309136` is not part of the identifier (`math/0309136`).
+_OLD = r"(?P<old>(?P<archive>[a-z][a-z\-]+)(?:\.[A-Z]{2})?/(?P<oldnum>\d{7}))(?:v\d+)?"
 _URL = re.compile(
     r"(?:arxiv\.org/(?:abs|pdf|html)/|huggingface\.co/papers/|alphaxiv\.org/(?:abs|overview)/)"
     rf"(?:{_NEW}|{_OLD})(?:\.pdf)?",
@@ -43,7 +44,10 @@ def _valid_new(yy: str, mm: str, num: str) -> bool:
 def _from_match(m: re.Match) -> str | None:
     if m.group("new"):
         return m.group("new") if _valid_new(m.group("yy"), m.group("mm"), m.group("num")) else None
-    return m.group("old").lower() if m.group("old") else None
+    if not m.group("old"):
+        return None
+    month = int(m.group("oldnum")[2:4])
+    return f"{m.group('archive').lower()}/{m.group('oldnum')}" if 1 <= month <= 12 else None
 
 
 def normalize_arxiv_id(value: str) -> str:
@@ -76,8 +80,10 @@ def find_arxiv_ids(text: str, *, bare: bool = True) -> list[ArxivMatch]:
 
 
 def year_month(arxiv_id: str) -> str | None:
-    """`2503.14476` -> `2025-03` (from the id: a submission month, not a publication date)."""
-    m = re.fullmatch(r"(\d{2})(\d{2})\.\d{4,5}", arxiv_id)
+    """`2503.14476` -> `2025-03`, `hep-th/9901001` -> `1999-01` (a submission month, from the id)."""
+    m = re.fullmatch(r"(\d{2})(\d{2})\.\d{4,5}", arxiv_id) or re.fullmatch(
+        r"[a-z][a-z\-]+/(\d{2})(\d{2})\d{3}", arxiv_id
+    )
     if not m:
         return None
     yy = int(m.group(1))

@@ -1,0 +1,539 @@
+"""arXiv papers: from the API (through the `arxiv` package), a metadata snapshot, or saved Atom.
+
+Three ways in, one record shape (`PaperRecord`), one way out (`paper_records`):
+
+* the API, by ids or by query, through `ArxivFetcher`, which owns politeness
+  (the package's page size, delay and retries, plus a request timeout) and a
+  disk cache of every raw response, so that a re-run can be offline;
+* the public metadata snapshot (JSON Lines, one paper a line), streamed;
+* saved Atom responses of the API, including the fetcher's own cache.
+
+Parsing never touches the network and screening is done by pure functions in
+`loaders/link/`. Bad input raises `ArxivLoadError` naming the file and line;
+`load_papers` writes what came before the bad line first.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import email.utils
+import gzip
+import hashlib
+import json
+import os
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..graph.records import Node, Record
+from ..graph.store import Store, WriteStats
+from .link.arxiv_ids import ArxivIdError, normalize_arxiv_id, year_month
+
+DEFAULT_CACHE = Path(".cache") / "arxiv"
+DEFAULT_API_URL = "https://export.arxiv.org/api/query?{}"
+DEFAULT_CATEGORIES = ("cs.LG", "cs.CL", "cs.AI")
+DEFAULT_KEYWORDS = ("reinforcement learning", "policy optimization", "RLHF", "RLVR", "GRPO", "PPO")
+WRITE_BATCH = 2_000
+
+_NS = {
+    "atom": "http://www.w3.org/2005/Atom",
+    "arxiv": "http://arxiv.org/schemas/atom",
+    "opensearch": "http://a9.com/-/spec/opensearch/1.1/",
+}
+
+
+class ArxivLoadError(ValueError):
+    """Input that cannot be read; the message names the file and line (or the request)."""
+
+
+@dataclass(frozen=True)
+class PaperRecord:
+    """One paper as any source gives it, ids normalised, dates as dates."""
+
+    arxiv_id: str
+    title: str
+    abstract: str = ""
+    authors: tuple[str, ...] = ()
+    affiliations: tuple[str, ...] = ()  # raw affiliation strings, where the source has them
+    categories: tuple[str, ...] = ()
+    primary_category: str | None = None
+    published_date: dt.date | None = None  # first version: the paper's date for cohorts
+    updated_date: dt.date | None = None
+    comment: str | None = None
+    origin: str = ""
+
+
+# -- text helpers ------------------------------------------------------------
+
+
+def _squash(text: str | None) -> str:
+    return re.sub(r"\s+", " ", text or "").strip()
+
+
+def _id_or_fail(value: Any, origin: str) -> str:
+    if not isinstance(value, str):
+        raise ArxivLoadError(f"{origin}: field 'id' must be a string, got {value!r}")
+    try:
+        return normalize_arxiv_id(value)
+    except ArxivIdError as exc:
+        raise ArxivLoadError(f"{origin}: field 'id': {exc}") from None
+
+
+# -- the metadata snapshot (JSON Lines) ---------------------------------------
+
+
+def _version_date(created: Any, origin: str) -> dt.date:
+    try:
+        return email.utils.parsedate_to_datetime(created).date()
+    except (TypeError, ValueError, IndexError):
+        raise ArxivLoadError(f"{origin}: field 'versions': unreadable date {created!r}") from None
+
+
+def _first_version_date(versions: Any, origin: str) -> dt.date | None:
+    if versions is None:
+        return None
+    if not isinstance(versions, list) or not all(isinstance(v, dict) for v in versions):
+        raise ArxivLoadError(f"{origin}: field 'versions' must be a list of {{version, created}} objects")
+    dates = [_version_date(v.get("created"), origin) for v in versions if v.get("created")]
+    return min(dates) if dates else None
+
+
+def _snapshot_authors(obj: dict, origin: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Author names from `authors_parsed` ([last, first, suffix]) and affiliations in parentheses."""
+    parsed = obj.get("authors_parsed")
+    names: list[str] = []
+    if parsed is not None:
+        if not isinstance(parsed, list) or not all(isinstance(a, list) for a in parsed):
+            raise ArxivLoadError(f"{origin}: field 'authors_parsed' must be a list of [last, first, suffix]")
+        for parts in parsed:
+            last, first, suffix = (list(parts) + ["", "", ""])[:3]
+            names.append(_squash(" ".join(p for p in (first, last, suffix) if p)))
+    raw = obj.get("authors") if isinstance(obj.get("authors"), str) else ""
+    affiliations = tuple(dict.fromkeys(_squash(a) for a in re.findall(r"\(([^()]{3,200})\)", raw)))
+    return tuple(n for n in names if n), affiliations
+
+
+def parse_snapshot_line(line: str, origin: str) -> PaperRecord:
+    """One line of the arXiv metadata snapshot; `origin` is `file:line` for errors."""
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ArxivLoadError(f"{origin}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(obj, dict):
+        raise ArxivLoadError(f"{origin}: expected a JSON object, got {type(obj).__name__}")
+    arxiv_id = _id_or_fail(obj.get("id"), origin)
+    title = obj.get("title")
+    if not isinstance(title, str) or not title.strip():
+        raise ArxivLoadError(f"{origin}: field 'title' is missing or empty")
+    categories = obj.get("categories") or ""
+    if not isinstance(categories, str):
+        raise ArxivLoadError(f"{origin}: field 'categories' must be a space-separated string")
+    cats = tuple(categories.split())
+    update = obj.get("update_date")
+    try:
+        updated = dt.date.fromisoformat(update) if update else None
+    except (TypeError, ValueError):
+        raise ArxivLoadError(f"{origin}: field 'update_date' must be YYYY-MM-DD, got {update!r}") from None
+    authors, affiliations = _snapshot_authors(obj, origin)
+    return PaperRecord(
+        arxiv_id=arxiv_id,
+        title=_squash(title),
+        abstract=_squash(obj.get("abstract") if isinstance(obj.get("abstract"), str) else ""),
+        authors=authors,
+        affiliations=affiliations,
+        categories=cats,
+        primary_category=cats[0] if cats else None,
+        published_date=_first_version_date(obj.get("versions"), origin),
+        updated_date=updated,
+        comment=_squash(obj.get("comments")) if isinstance(obj.get("comments"), str) else None,
+        origin=origin,
+    )
+
+
+def _open_text(path: Path):
+    return gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else path.open(encoding="utf-8")
+
+
+def read_snapshot(path: str | Path) -> Iterator[PaperRecord]:
+    """Stream a snapshot file (optionally .gz) one line at a time: memory stays flat."""
+    path = Path(path)
+    if not path.is_file():
+        raise ArxivLoadError(f"{path}: no such snapshot file")
+    with _open_text(path) as lines:
+        for number, line in enumerate(lines, start=1):
+            if line.strip():
+                yield parse_snapshot_line(line, f"{path}:{number}")
+
+
+# -- Atom responses of the API -----------------------------------------------
+
+
+def _atom_text(elem: ET.Element, path: str) -> str:
+    found = elem.find(path, _NS)
+    return found.text or "" if found is not None else ""
+
+
+def _atom_date(text: str, origin: str, name: str) -> dt.date | None:
+    if not text:
+        return None
+    try:
+        return dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00")).date()
+    except ValueError:
+        raise ArxivLoadError(f"{origin}: <{name}> is not a timestamp: {text!r}") from None
+
+
+def _atom_entry(entry: ET.Element, origin: str) -> PaperRecord:
+    entry_id = _atom_text(entry, "atom:id")
+    if "api/errors" in entry_id:
+        raise ArxivLoadError(
+            f"{origin}: the API answered with an error: {_squash(_atom_text(entry, 'atom:summary'))}"
+        )
+    arxiv_id = _id_or_fail(entry_id, origin)
+    authors, affiliations = [], []
+    for author in entry.iterfind("atom:author", _NS):
+        authors.append(_squash(_atom_text(author, "atom:name")))
+        affiliations += [_squash(a.text) for a in author.iterfind("arxiv:affiliation", _NS) if a.text]
+    primary = entry.find("arxiv:primary_category", _NS)
+    comment = _atom_text(entry, "arxiv:comment")
+    return PaperRecord(
+        arxiv_id=arxiv_id,
+        title=_squash(_atom_text(entry, "atom:title")),
+        abstract=_squash(_atom_text(entry, "atom:summary")),
+        authors=tuple(a for a in authors if a),
+        affiliations=tuple(dict.fromkeys(affiliations)),
+        categories=tuple(c.get("term", "") for c in entry.iterfind("atom:category", _NS) if c.get("term")),
+        primary_category=primary.get("term") if primary is not None else None,
+        published_date=_atom_date(_atom_text(entry, "atom:published"), origin, "published"),
+        updated_date=_atom_date(_atom_text(entry, "atom:updated"), origin, "updated"),
+        comment=_squash(comment) or None,
+        origin=origin,
+    )
+
+
+def parse_atom(content: bytes, source: str) -> list[PaperRecord]:
+    """Every entry of one Atom response; a syntax error names `source` and the line."""
+    try:
+        root = ET.fromstring(content)
+    except ET.ParseError as exc:
+        line, column = exc.position
+        raise ArxivLoadError(f"{source}:{line}: malformed Atom (column {column}): {exc.msg}") from None
+    if root.tag != f"{{{_NS['atom']}}}feed":
+        raise ArxivLoadError(f"{source}:1: not an Atom feed (root element {root.tag!r})")
+    return [
+        _atom_entry(entry, f"{source} entry {n}")
+        for n, entry in enumerate(root.iterfind("atom:entry", _NS), start=1)
+    ]
+
+
+def atom_files(directory: str | Path) -> list[Path]:
+    """Saved responses in name order (the fetcher names them by time, so newer wins)."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise ArxivLoadError(f"{directory}: no such directory of Atom responses")
+    return sorted(p for p in directory.rglob("*") if p.suffix in (".xml", ".atom") and p.is_file())
+
+
+def read_atom_dir(directory: str | Path) -> Iterator[PaperRecord]:
+    for path in atom_files(directory):
+        yield from parse_atom(path.read_bytes(), str(path))
+
+
+# -- the API, through the arxiv package ---------------------------------------
+
+
+@dataclass(frozen=True)
+class ArxivQuery:
+    """What to ask the API for: categories OR-ed, keywords OR-ed, a submission-date window."""
+
+    categories: tuple[str, ...] = DEFAULT_CATEGORIES
+    keywords: tuple[str, ...] = DEFAULT_KEYWORDS
+    submitted_from: dt.date | None = None
+    submitted_to: dt.date | None = None
+    max_results: int | None = None
+
+    def search_query(self) -> str:
+        parts = []
+        if self.categories:
+            parts.append("(" + " OR ".join(f"cat:{c}" for c in self.categories) + ")")
+        if self.keywords:
+            terms = [f'abs:"{k}"' if " " in k else f"abs:{k}" for k in self.keywords]
+            parts.append("(" + " OR ".join(terms) + ")")
+        if self.submitted_from or self.submitted_to:
+            start = (self.submitted_from or dt.date(1991, 1, 1)).strftime("%Y%m%d") + "0000"
+            end = (self.submitted_to or dt.date(2099, 12, 31)).strftime("%Y%m%d") + "2359"
+            parts.append(f"submittedDate:[{start} TO {end}]")
+        if not parts:
+            raise ArxivLoadError("an arXiv query needs categories, keywords or a date window")
+        return " AND ".join(parts)
+
+
+def _record_from_result(result: Any, origin: str) -> PaperRecord:
+    """An `arxiv.Result` as a PaperRecord (the package parsed it; we only normalise)."""
+    affiliations = [a for author in result.authors for a in getattr(author, "affiliation", [])]
+    return PaperRecord(
+        arxiv_id=normalize_arxiv_id(result.entry_id),
+        title=_squash(result.title),
+        abstract=_squash(result.summary),
+        authors=tuple(_squash(a.name) for a in result.authors if a.name),
+        affiliations=tuple(dict.fromkeys(_squash(a) for a in affiliations)),
+        categories=tuple(result.categories),
+        primary_category=result.primary_category or None,
+        published_date=result.published.date() if result.published else None,
+        updated_date=result.updated.date() if result.updated else None,
+        comment=_squash(result.comment) or None,
+        origin=origin,
+    )
+
+
+class ArxivFetcher:
+    """The one way Uptake reaches the arXiv API.
+
+    Politeness is the `arxiv` package's (`page_size`, `delay_seconds`,
+    `num_retries`); this class adds a request timeout (a timeout becomes a
+    retryable failure), stores every raw response under `cache_dir/responses`
+    (readable later as an Atom directory, offline), and keeps what it has seen
+    in `cache_dir/state.json`, so that a re-run asks only for what is new:
+    ids already cached are not requested again, and a query stops paging once
+    it reaches papers not updated since the last complete run.
+    """
+
+    def __init__(
+        self,
+        cache_dir: str | Path = DEFAULT_CACHE,
+        *,
+        api_url: str = DEFAULT_API_URL,
+        page_size: int = 100,
+        delay_seconds: float = 3.0,
+        num_retries: int = 3,
+        timeout: float = 30.0,
+    ):
+        import arxiv  # imported here so offline loading works without the package's import cost
+
+        self.cache_dir = Path(cache_dir)
+        self.responses = self.cache_dir / "responses"
+        self.responses.mkdir(parents=True, exist_ok=True)
+        self._state_path = self.cache_dir / "state.json"
+        self.requests_made = 0
+        self._arxiv = arxiv
+        self.client = arxiv.Client(page_size=page_size, delay_seconds=delay_seconds, num_retries=num_retries)
+        self.client.query_url_format = api_url
+        # The package exposes no hook for the raw bytes or a timeout; its session is the seam.
+        self.client._session = _RecordingSession(self, timeout)
+
+    # -- state -------------------------------------------------------------
+
+    def _state(self) -> dict:
+        if not self._state_path.exists():
+            return {"ids": {}, "queries": {}}
+        try:
+            return json.loads(self._state_path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise ArxivLoadError(
+                f"{self._state_path}:{exc.lineno}: unreadable cache state ({exc.msg})"
+            ) from None
+
+    def _save_state(self, state: dict) -> None:
+        tmp = self._state_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(state, indent=0, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, self._state_path)  # atomic: an interrupted run never leaves half a file
+
+    def _save_response(self, url: str, content: bytes) -> Path:
+        stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%f")
+        path = self.responses / f"{stamp}-{hashlib.sha1(url.encode()).hexdigest()[:12]}.atom"
+        path.write_bytes(content)
+        self.requests_made += 1
+        return path
+
+    # -- fetching ----------------------------------------------------------
+
+    def fetch_ids(self, ids: Iterable[str], *, refresh: bool = False) -> Iterator[PaperRecord]:
+        """Papers by id; ids already in the cache are skipped unless `refresh`."""
+        wanted = list(dict.fromkeys(normalize_arxiv_id(i) for i in ids))
+        state = self._state()
+        todo = wanted if refresh else [i for i in wanted if i not in state["ids"]]
+        for start in range(0, len(todo), self.client.page_size):
+            chunk = todo[start : start + self.client.page_size]
+            search = self._arxiv.Search(id_list=chunk, max_results=len(chunk))
+            for result in self._results(search):
+                record = _record_from_result(result, f"arXiv API id_list ({result.entry_id})")
+                state["ids"][record.arxiv_id] = record.updated_date.isoformat() if record.updated_date else ""
+                yield record
+            self._save_state(state)
+
+    def fetch_query(self, query: ArxivQuery, *, refresh: bool = False) -> Iterator[PaperRecord]:
+        """Papers matching `query`, newest update first, stopping at the last complete run's mark."""
+        text = query.search_query()
+        state = self._state()
+        mark = None if refresh else state["queries"].get(text)
+        search = self._arxiv.Search(
+            query=text,
+            max_results=query.max_results,
+            sort_by=self._arxiv.SortCriterion.LastUpdatedDate,
+            sort_order=self._arxiv.SortOrder.Descending,
+        )
+        newest = mark
+        for result in self._results(search):
+            updated = result.updated.isoformat()
+            if mark is not None and updated <= mark:
+                break  # everything further down was seen by the last complete run
+            newest = max(newest or updated, updated)
+            record = _record_from_result(result, f"arXiv API query {text!r}")
+            state["ids"][record.arxiv_id] = record.updated_date.isoformat() if record.updated_date else ""
+            yield record
+        if newest is not None:
+            state["queries"][text] = newest
+        self._save_state(state)
+
+    def _results(self, search: Any) -> Iterator[Any]:
+        try:
+            yield from self.client.results(search)
+        except self._arxiv.ArxivError as exc:
+            raise ArxivLoadError(f"arXiv API: {exc} after {self.client.num_retries} retries") from None
+
+
+class _RecordingSession:
+    """A requests session that times out, turns timeouts into retryable 504s, and saves every 200."""
+
+    def __init__(self, fetcher: ArxivFetcher, timeout: float):
+        import requests
+
+        self._requests = requests
+        self._session = requests.Session()
+        self._fetcher = fetcher
+        self._timeout = timeout
+
+    def get(self, url: str, **kwargs: Any):
+        kwargs.setdefault("timeout", self._timeout)
+        try:
+            response = self._session.get(url, **kwargs)
+        except self._requests.exceptions.Timeout:
+            response = self._requests.Response()
+            response.status_code = 504  # the package retries non-200 answers
+            response.url = url
+            return response
+        if response.status_code == 200:
+            self._fetcher._save_response(url, response.content)
+        return response
+
+
+# -- records ---------------------------------------------------------------
+
+
+@dataclass
+class PaperAnalysis:
+    """What the link layer concluded about a paper: props for the node, edges with evidence."""
+
+    props: dict[str, Any] = field(default_factory=dict)
+    records: list[Record] = field(default_factory=list)
+
+
+Analyzer = Callable[[PaperRecord], PaperAnalysis]
+
+
+def paper_node(paper: PaperRecord, extra: dict[str, Any] | None = None) -> Node:
+    props: dict[str, Any] = {
+        "title": paper.title,
+        "abstract": paper.abstract or None,
+        "authors": list(paper.authors) or None,
+        "categories": list(paper.categories) or None,
+        "primary_category": paper.primary_category,
+        "published_date": paper.published_date,
+        "updated_date": paper.updated_date,
+        "year_month": (
+            paper.published_date.strftime("%Y-%m") if paper.published_date else year_month(paper.arxiv_id)
+        ),
+    }
+    props.update(extra or {})
+    return Node("Paper", paper.arxiv_id, props, paper.origin)
+
+
+def load_papers(
+    store: Store,
+    papers: Iterable[PaperRecord],
+    analyze: Analyzer | None = None,
+    *,
+    batch_size: int = WRITE_BATCH,
+    progress: Callable[[int], None] | None = None,
+) -> WriteStats:
+    """Write papers in batches of `batch_size` papers (with their links).
+
+    When the input turns out bad part-way, the papers read before the bad line
+    are written first, then the error (naming file and line) is raised.
+    """
+    stats = WriteStats()
+    chunk: list[Record] = []
+    count = 0
+
+    def flush() -> None:
+        nonlocal chunk, count, stats
+        if chunk:
+            stats += store.write(chunk)
+            if progress:
+                progress(count)
+        chunk, count = [], 0
+
+    papers = iter(papers)
+    while True:
+        try:
+            paper = next(papers)
+        except StopIteration:
+            break
+        except ArxivLoadError:
+            flush()
+            raise
+        analysis = analyze(paper) if analyze else PaperAnalysis()
+        chunk.append(paper_node(paper, analysis.props))
+        chunk.extend(analysis.records)
+        count += 1
+        if count >= batch_size:
+            flush()
+    flush()
+    return stats
+
+
+@dataclass
+class OfflineLoad:
+    """What `load_papers_offline` did and what it had to skip, in words a user can act on."""
+
+    stats: WriteStats = field(default_factory=WriteStats)
+    sources: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+def load_papers_offline(
+    store: Store,
+    *,
+    snapshots: Iterable[str | Path] = (),
+    atom_dirs: Iterable[str | Path] = (),
+    cache_dir: str | Path | None = DEFAULT_CACHE,
+    analyze: Analyzer | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> OfflineLoad:
+    """The build step: every offline input there is (snapshots, Atom folders, the fetcher's cache).
+
+    With none of them it writes nothing and says so in `skipped`.
+    """
+    result = OfflineLoad()
+    inputs: list[tuple[str, Callable[[], Iterator[PaperRecord]]]] = []
+    for snapshot in snapshots:
+        inputs.append((f"snapshot {snapshot}", lambda s=snapshot: read_snapshot(s)))
+    for directory in atom_dirs:
+        inputs.append((f"Atom responses in {directory}", lambda d=directory: read_atom_dir(d)))
+    cached = Path(cache_dir) / "responses" if cache_dir else None
+    if cached and cached.is_dir() and any(cached.iterdir()):
+        inputs.append((f"cached API responses in {cached}", lambda: read_atom_dir(cached)))
+    elif cache_dir:
+        result.skipped.append(f"no cached arXiv API responses in {cached}")
+    if not inputs:
+        result.skipped.append(
+            "arXiv papers skipped: no snapshot, no saved Atom responses and no cache "
+            "(give `uptake load arxiv --snapshot FILE` or `--atom DIR`, or fetch with --ids/--query online)"
+        )
+        return result
+    for name, read in inputs:
+        result.stats += load_papers(store, read(), analyze, progress=progress)
+        result.sources.append(name)
+    return result
