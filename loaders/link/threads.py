@@ -1,0 +1,151 @@
+"""Which papers an issue or pull request cites and which methods it names.
+
+An issue or PR becomes a *proposal* of a paper or method when its title, body
+or comments cite the paper (an arXiv URL, an `arXiv:` label, or a bare id
+outside code and logs) or name a catalog method (the alias matching shared
+with the commit linker, with the same guards). Each link keeps its evidence:
+which text (title, body, comment id), the identifier, the rule, a confidence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ...graph.records import Edge
+from .arxiv_ids import find_arxiv_ids
+from .methods import MethodMatcher
+
+MAINTAINER_ASSOCIATIONS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
+
+# Where a link is found changes how sure it is: the title states the topic,
+# a comment may only mention it in passing.
+_PLACE_WEIGHT = {"title": 1.0, "body": 1.0, "comment": 0.85}
+_ARXIV_CONFIDENCE = {"arxiv-url": 0.95, "arxiv-label": 0.9, "bare-id": 0.6}
+_FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+_CODE_SPAN = re.compile(r"`[^`\n]+`")
+
+
+@dataclass(frozen=True)
+class TextPart:
+    """A comment of a thread (or any authored text in it)."""
+
+    text: str
+    location: str  # "comment 123456"
+    author: str | None = None
+    author_association: str | None = None
+    created_at: str | None = None
+    is_bot: bool = False
+
+
+@dataclass(frozen=True)
+class Thread:
+    """An issue or pull request with its comments, as read from the REST API."""
+
+    framework: str
+    number: int
+    is_pr: bool
+    title: str
+    body: str
+    state: str
+    author: str | None = None
+    author_association: str | None = None
+    created_at: str | None = None
+    closed_at: str | None = None
+    merged_at: str | None = None
+    updated_at: str | None = None
+    comment_count: int | None = None
+    labels: tuple[str, ...] = ()
+    url: str | None = None
+    merge_commit_sha: str | None = None
+    comments: tuple[TextPart, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return "PullRequest" if self.is_pr else "Issue"
+
+    @property
+    def key(self) -> str:
+        return f"{self.framework}#{self.number}"
+
+    @property
+    def kind(self) -> str:
+        return "pr" if self.is_pr else "issue"
+
+    def texts(self) -> Iterator[tuple[str, str, str]]:
+        """(place, location, text): title, body, then each human comment."""
+        yield "title", f"{self.key} title", self.title
+        yield "body", f"{self.key} body", self.body
+        for c in self.comments:
+            if not c.is_bot:
+                yield "comment", f"{self.key} {c.location}", c.text
+
+
+def maintainer_first_reply(thread: Thread) -> TextPart | None:
+    """The earliest comment by an owner, member or collaborator other than the author."""
+    for c in sorted(thread.comments, key=lambda c: c.created_at or ""):
+        if c.is_bot or c.author == thread.author:
+            continue
+        if (c.author_association or "").upper() in MAINTAINER_ASSOCIATIONS:
+            return c
+    return None
+
+
+def prose(text: str) -> str:
+    """The text with code blocks and spans blanked (same length, so offsets still hold)."""
+    blank = lambda m: re.sub(r"[^\n]", " ", m.group(0))  # noqa: E731
+    return _CODE_SPAN.sub(blank, _FENCE.sub(blank, text))
+
+
+def _better(new: dict, old: dict | None) -> bool:
+    return old is None or new["confidence"] > old["confidence"]
+
+
+def cited_papers(thread: Thread) -> dict[str, dict]:
+    """arXiv id -> evidence of the strongest citation in the thread."""
+    best: dict[str, dict] = {}
+    for place, location, text in thread.texts():
+        kept = prose(text)
+        for m in find_arxiv_ids(text, bare=True):
+            # Bare numbers inside code and logs are loss values and versions as often as ids.
+            if m.rule == "bare-id" and kept[m.start : m.start + len(m.text)].strip() != m.text:
+                continue
+            evidence = {
+                "source_kind": f"{thread.kind}-{place}",
+                "location": location,
+                "identifier": m.text,
+                "rule": m.rule,
+                "confidence": round(_ARXIV_CONFIDENCE[m.rule] * _PLACE_WEIGHT[place], 3),
+            }
+            if _better(evidence, best.get(m.arxiv_id)):
+                best[m.arxiv_id] = evidence
+    return best
+
+
+def named_methods(thread: Thread, matcher: MethodMatcher) -> dict[str, dict]:
+    """Method slug -> evidence of the strongest naming in the thread."""
+    best: dict[str, dict] = {}
+    for place, location, text in thread.texts():
+        kept = prose(text)
+        for m in matcher.find(text):
+            in_code = kept[m.start : m.start + len(m.text)].strip() != m.text
+            evidence = {
+                "source_kind": f"{thread.kind}-{place}",
+                "location": location,
+                "identifier": m.text,
+                "rule": m.rule + ("-in-code" if in_code else ""),
+                "confidence": round(m.confidence * _PLACE_WEIGHT[place] * (0.8 if in_code else 1.0), 3),
+            }
+            if _better(evidence, best.get(m.slug)):
+                best[m.slug] = evidence
+    return best
+
+
+def thread_link_edges(thread: Thread, matcher: MethodMatcher) -> Iterator[Edge]:
+    """CITES and NAMES edges of one thread, each with its evidence."""
+    src = (thread.label, thread.key)
+    for arxiv_id, evidence in cited_papers(thread).items():
+        yield Edge("CITES", src, ("Paper", arxiv_id), evidence, origin=evidence["location"])
+    for slug, evidence in named_methods(thread, matcher).items():
+        yield Edge("NAMES", src, ("Method", slug), evidence, origin=evidence["location"])
