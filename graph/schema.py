@@ -8,6 +8,7 @@ let stored queries do date arithmetic identically on both engines.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 # Bump when a declaration below changes in a way an existing store cannot absorb.
 SCHEMA_VERSION = 1
@@ -40,7 +41,7 @@ class NodeType:
     props: tuple[Prop, ...] = ()
     doc: str = ""
 
-    @property
+    @cached_property
     def all_props(self) -> tuple[Prop, ...]:
         """Key first, then declared properties, then derived day numbers."""
         derived = tuple(
@@ -48,7 +49,7 @@ class NodeType:
         )
         return (Prop(self.key),) + self.props + derived
 
-    @property
+    @cached_property
     def prop_types(self) -> dict[str, str]:
         return {p.name: p.type for p in self.all_props}
 
@@ -60,12 +61,12 @@ class RelType:
     props: tuple[Prop, ...] = ()
     doc: str = ""
 
-    @property
+    @cached_property
     def all_props(self) -> tuple[Prop, ...]:
         derived = tuple(Prop(day_column(p.name), "INT64") for p in self.props if p.type == "DATE")
         return self.props + derived
 
-    @property
+    @cached_property
     def prop_types(self) -> dict[str, str]:
         return {p.name: p.type for p in self.all_props}
 
@@ -130,6 +131,11 @@ NODE_TYPES: dict[str, NodeType] = {
             (
                 Prop("name"),
                 Prop("aliases", "STRING[]"),
+                Prop(
+                    "ambiguous_aliases",
+                    "STRING[]",
+                    doc="aliases that also mean something else; matchers need more context",
+                ),
                 Prop("arxiv_id"),
                 Prop("family", doc="policy-gradient, preference, distillation, ..."),
                 Prop("loss_change", doc="what it changes relative to its parent"),
@@ -149,6 +155,8 @@ NODE_TYPES: dict[str, NodeType] = {
                 Prop("default_branch"),
                 Prop("first_commit_date", "DATE"),
                 Prop("maintainer"),
+                Prop("mined_head", doc="last commit the git miner finished; the next run starts there"),
+                Prop("mined_tags", doc="digest of the tags seen by the last mining run"),
             ),
             "An open-source RL post-training framework.",
         ),
@@ -163,6 +171,7 @@ NODE_TYPES: dict[str, NodeType] = {
                 Prop("author_date", "DATE"),
                 Prop("commit_date", "DATE", indexed=True),
                 Prop("committed_at", doc="ISO timestamp with offset"),
+                Prop("commit_ts", "INT64", doc="committer time in seconds since 1970 (UTC), for ordering"),
                 Prop("subject"),
                 Prop("pr_number", "INT64"),
                 Prop("files_changed", "INT64"),
@@ -170,6 +179,10 @@ NODE_TYPES: dict[str, NodeType] = {
                 Prop("deletions", "INT64"),
                 Prop("paths", "STRING[]"),
                 Prop("is_merge", "BOOL"),
+                Prop(
+                    "excluded",
+                    doc="why this commit never counts as an implementation: reverted, force-pushed away",
+                ),
             ),
             "A commit of a framework's history.",
         ),

@@ -54,12 +54,27 @@ class MethodMatcher:
                 )
         # Longest aliases first, so "Dr. GRPO" wins over the "GRPO" inside it.
         self._entries.sort(key=lambda e: -len(e[2]))
+        # One case-folded pass finds which aliases occur at all; only those run their own pattern.
+        # (Hundreds of patterns per text were the cost; one trie-shaped regex is cheap.)
+        self._by_folded: dict[str, list[int]] = {}
+        for i, (_, _, alias, _) in enumerate(self._entries):
+            self._by_folded.setdefault(alias.lower(), []).append(i)
+        self._prefilter = (
+            re.compile(_trie_regex(sorted(self._by_folded, key=len, reverse=True)))
+            if self._by_folded
+            else None
+        )
 
     def find(self, text: str) -> list[MethodMatch]:
         """One match per method: the longest, most certain alias found."""
         taken: list[tuple[int, int]] = []
         found: dict[str, MethodMatch] = {}
-        for pattern, slug, alias, ambiguous in self._entries:
+        if self._prefilter is None:
+            return []
+        present = {i for m in self._prefilter.finditer(text.lower()) for i in self._by_folded[m.group(0)]}
+        if not present:
+            return []
+        for pattern, slug, alias, ambiguous in (self._entries[i] for i in sorted(present)):
             for m in pattern.finditer(text):
                 if any(s <= m.start() < e or s < m.end() <= e for s, e in taken):
                     continue
@@ -82,3 +97,147 @@ class MethodMatcher:
         if exact and _RL_CONTEXT.search(window.replace(m.group(0), " ")):
             return MethodMatch(slug, alias, m.group(0), m.start(), "ambiguous-alias-in-context", 0.6)
         return None
+
+
+# --- Aliases as they appear in code and configs -------------------------------------------------
+#
+# Catalog aliases come in a few shapes, and each shape is recognised differently in code:
+#   class names  `GRPOTrainer`          -> the identifier, case-sensitive
+#   identifiers  `epsilon_high`, `--use-opsm`, `dr_grpo` -> the identifier, case-insensitive
+#   plain words  `grpo`, `ipo`          -> only as an option value ("ipo", --ipo, `key: ipo`)
+#   settings     `loss_type=dapo`, `std_level: batch` -> the key with that value on one line
+#   paths        `recipe/prime`, `example_raft_pp.yaml` -> the path of an added file
+#   prose        `implicit PRM`, `reinforce++` -> only in messages and documents
+
+ALIAS_KINDS = ("class", "identifier", "word", "setting", "path", "prose")
+_SETTING = re.compile(r"^\s*(?P<key>[A-Za-z_][\w.-]*)\s*(?:=|:)\s*(?P<value>[^\s=:]+)\s*$")
+_IDENT = re.compile(r"^-{0,2}[A-Za-z_][\w-]*$")
+_BOOLS = {"true", "false", "none", "null"}
+
+
+@dataclass(frozen=True)
+class CodeAlias:
+    slug: str
+    alias: str  # as the catalog spells it
+    kind: str  # one of ALIAS_KINDS
+    token: str  # the lowercase token the scanner looks for (key for settings, path for paths)
+    value: str = ""  # settings only: the lowercase value
+
+    @property
+    def bool_setting(self) -> bool:
+        return self.kind == "setting" and self.value in _BOOLS
+
+
+def classify_alias(slug: str, alias: str) -> CodeAlias:
+    """Which shape a catalog alias has, and the token that finds it in code."""
+    text = alias.strip()
+    m = _SETTING.match(text)
+    if m and not text.startswith("-"):
+        value = m.group("value").strip("\"'").lower()
+        return CodeAlias(slug, text, "setting", m.group("key").lower(), value)
+    if "/" in text or re.search(r"\.(py|ya?ml|sh|toml|json)$", text):
+        return CodeAlias(slug, text, "path", text.lower().strip("/"))
+    if not _IDENT.match(text):
+        return CodeAlias(slug, text, "prose", text.lower())
+    token = text.lstrip("-").lower()
+    if re.search(r"[a-z][A-Z]|[A-Z]{2,}[a-z]", text) and "_" not in text:
+        return CodeAlias(slug, text, "class", token)
+    if "_" in token or "-" in token:
+        return CodeAlias(slug, text, "identifier", token)
+    return CodeAlias(slug, text, "word", token)
+
+
+def _trie_regex(words: Iterable[str]) -> str:
+    """One regex for many literal words, shaped as a trie: Python's `re` scans it several times
+    faster than a flat alternation, because each position tries one branch per first character."""
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def render(node: dict) -> str:
+        end = "" in node
+        branches = [re.escape(ch) + render(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if end:
+            return f"(?:{body})?"
+        return body
+
+    return render(trie)
+
+
+@dataclass(frozen=True)
+class CodeHit:
+    alias: CodeAlias
+    start: int  # offset of the token in the scanned text
+    end: int
+
+
+class CodeAliasIndex:
+    """Every catalog alias compiled into one scanner for code, configs and diff text."""
+
+    def __init__(self, methods: Iterable):
+        self.aliases: list[CodeAlias] = []
+        self.ambiguous: set[tuple[str, str]] = set()
+        for method in methods:
+            seen = set()
+            for alias in method.aliases:
+                shaped = classify_alias(method.slug, alias)
+                shape = (shaped.kind, shaped.token, shaped.value)
+                if len(alias.strip()) < 2 or shape in seen:
+                    continue
+                seen.add(shape)
+                self.aliases.append(shaped)
+            for alias in getattr(method, "ambiguous_aliases", ()) or ():
+                self.ambiguous.add((method.slug, classify_alias(method.slug, alias).token))
+        self.by_token: dict[str, list[CodeAlias]] = {}
+        for a in self.aliases:
+            if a.kind in ("class", "identifier", "word", "setting"):
+                self.by_token.setdefault(a.token, []).append(a)
+        self.paths = [a for a in self.aliases if a.kind == "path"]
+        self.path_words = [a for a in self.aliases if a.kind in ("word", "identifier")]
+        tokens = sorted(self.by_token, key=len, reverse=True)
+        # Whole tokens only: never inside a longer identifier (`grpo` is not in `dr_grpo`).
+        self.pattern = re.compile(rf"(?<![a-z0-9_]){_trie_regex(tokens)}(?![a-z0-9_])") if tokens else None
+        self._path_pattern = (
+            re.compile(rf"(?<![a-z0-9]){_trie_regex(sorted({a.token for a in self.path_words}))}(?![a-z0-9])")
+            if self.path_words
+            else None
+        )
+
+    def is_ambiguous(self, alias: CodeAlias) -> bool:
+        return (alias.slug, alias.token) in self.ambiguous
+
+    def scan(self, text: str) -> Iterable[CodeHit]:
+        """Token hits in `text` (any case); callers judge each hit by its line."""
+        if self.pattern is None:
+            return
+        lowered = text.lower()
+        if len(lowered) != len(text):  # rare non-ASCII case folds change offsets
+            lowered = "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
+        for m in self.pattern.finditer(lowered):
+            for alias in self.by_token[m.group(0)]:
+                yield CodeHit(alias, m.start(), m.end())
+
+    def path_hits(self, path: str) -> list[CodeAlias]:
+        """Aliases named by a file's path (`trl/trainer/dpo_trainer.py` names `dpo`); longest wins."""
+        lowered = path.lower()
+        found: list[tuple[int, int, CodeAlias]] = []
+        for a in self.paths:
+            if re.search(rf"(?<![a-z0-9]){re.escape(a.token)}(?![a-z0-9])", lowered):
+                found.append((0, len(lowered), a))
+        if self._path_pattern is not None:
+            for m in self._path_pattern.finditer(lowered):
+                for a in self.by_token.get(m.group(0), ()):
+                    if a.kind in ("word", "identifier"):
+                        found.append((m.start(), m.end(), a))
+        found.sort(key=lambda f: f[0] - f[1])
+        kept: list[tuple[int, int, CodeAlias]] = []
+        for s, e, a in found:
+            if a.kind == "path" or not any(s < ke and ks < e for ks, ke, ka in kept if ka.kind != "path"):
+                kept.append((s, e, a))
+        return [a for _, _, a in kept]

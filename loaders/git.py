@@ -1,0 +1,595 @@
+"""Mining a framework's git history into Commit, Release and link records.
+
+One streaming `git log -p -U0` pass per slice of history: each commit's header and diff are
+parsed and linked (see `link/commits.py`) as they arrive, and only the small facts are kept,
+never the diffs. The history is cut into slices of commits that run in parallel processes,
+since the cost is git computing diffs on one core. What was mined is remembered in the store
+itself (the Framework node's `mined_head`), so a re-run mines only new commits, notices a
+force-push, and a run interrupted before the end simply mines the same commits again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+import re
+import subprocess
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+
+from ..graph.records import Edge, Node, Record
+from .link.commits import CommitLinker, FileDiff, Link
+
+_MARK = b"\x1e\x1eUPTAKE\x1f"
+_FORMAT = "%x1e%x1eUPTAKE%x1f%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%cI%x1f%B%x1d%x1d"
+_HEADER_END = "\x1d\x1d"
+_SQUASH_PR = re.compile(r"\(#(\d+)\)\s*$")
+_MERGE_PR = re.compile(r"^Merge pull request #(\d+)\b")
+_ANY_PR = re.compile(r"(?:^|\s)\(?#(\d+)\)?\s*$")
+MAX_PATHS = 50  # paths kept per commit: enough to see what a commit touched, small on huge ones
+MAX_SCAN = 4_000_000  # characters of one file's diff scanned for links (generated files are huge)
+
+
+class GitError(RuntimeError):
+    """A repository is missing, corrupt or unreadable; the message names it and says what to do."""
+
+
+class MissingObjectError(GitError):
+    """A blob the diff needs is absent (a partial or shallow copy); its path can be skipped."""
+
+    def __init__(self, message: str, sha: str):
+        super().__init__(message)
+        self.sha = sha
+
+
+_MISSING = re.compile(r"unable to read ([0-9a-f]{40})|missing blob object '?([0-9a-f]{40})")
+
+
+# --- running git ---------------------------------------------------------------------------------
+
+
+def _git(git_dir: Path | str, *args: str, check: bool = True, input: str | None = None) -> str:
+    proc = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "-c", "core.quotePath=false", *args],
+        capture_output=True,
+        text=True,
+        errors="replace",
+        input=input,
+    )
+    if check and proc.returncode != 0:
+        raise GitError(f"git {' '.join(args[:3])} failed in {git_dir}: {proc.stderr.strip()[:500]}")
+    return proc.stdout
+
+
+def resolve_repository(path: str | Path) -> Path:
+    """The git directory of a work tree or a bare repository; a clear error if it is neither."""
+    p = Path(path).expanduser()
+    if not p.exists():
+        raise GitError(f"repository path {p} does not exist")
+    proc = subprocess.run(
+        ["git", "-C", str(p), "rev-parse", "--absolute-git-dir"], capture_output=True, text=True
+    )
+    if proc.returncode != 0:
+        raise GitError(f"{p} is not a git repository: {proc.stderr.strip()[:300]}")
+    git_dir = Path(proc.stdout.strip())
+    head = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "rev-parse", "--verify", "HEAD^{commit}"],
+        capture_output=True,
+        text=True,
+    )
+    if head.returncode != 0:
+        raise GitError(f"{p}: HEAD does not resolve to a commit (empty or corrupt repository)")
+    return git_dir
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("UPTAKE_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "uptake"
+    )
+    return Path(base) / "repos"
+
+
+def clone_or_fetch(repo: str, cache_dir: Path | None = None, url: str | None = None) -> Path:
+    """A bare mirror of `owner/name` in the cache, cloned the first time and fetched afterwards."""
+    cache_dir = cache_dir or default_cache_dir()
+    target = cache_dir / (repo.replace("/", "+") + ".git")
+    url = url or f"https://github.com/{repo}.git"
+    if (target / "HEAD").exists():
+        proc = subprocess.run(
+            ["git", "--git-dir", str(target), "fetch", "--prune", "--tags", "origin"],
+            capture_output=True,
+            text=True,
+        )
+        if proc.returncode != 0:
+            raise GitError(f"fetching {repo} into {target} failed: {proc.stderr.strip()[:300]}")
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_suffix(".partial")
+    subprocess.run(["rm", "-rf", str(partial)], check=False)
+    proc = subprocess.run(["git", "clone", "--mirror", url, str(partial)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise GitError(f"cloning {url} failed: {proc.stderr.strip()[:300]}")
+    partial.rename(target)  # only a complete clone gets the final name
+    return target
+
+
+# --- parsing the log stream (pure) ---------------------------------------------------------------
+
+
+@dataclass
+class MinedCommit:
+    sha: str
+    parents: list[str]
+    author_name: str
+    author_email: str
+    author_date: str
+    commit_date: str
+    message: str
+    files: list[FileDiff] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    reverts: str | None = None
+
+    @property
+    def subject(self) -> str:
+        return self.message.split("\n", 1)[0].strip()
+
+    @property
+    def pr_number(self) -> int | None:
+        return pr_number(self.message)
+
+    @property
+    def commit_ts(self) -> int | None:
+        return iso_seconds(self.commit_date)
+
+
+def iso_seconds(value: str) -> int | None:
+    """`2025-05-19T22:43:23+08:00` -> seconds since 1970 (UTC); offsets make strings unsortable."""
+    try:
+        return int(dt.datetime.fromisoformat(value).timestamp())
+    except ValueError:
+        return None
+
+
+def pr_number(message: str) -> int | None:
+    """`Add GRPO (#2565)` (squash merge) or `Merge pull request #12 from ...` -> the number."""
+    subject = message.split("\n", 1)[0].strip()
+    for pattern in (_MERGE_PR, _SQUASH_PR):
+        m = pattern.search(subject)
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def _strip_prefix(path: str, prefix: str) -> str:
+    if path.startswith('"') and path.endswith('"'):
+        path = path[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape", "replace")
+    return path[len(prefix) :] if path.startswith(prefix) else path
+
+
+def parse_file_diff(section: str) -> FileDiff:
+    """One `diff --git` section (without that prefix) of `git log -p -U0` output."""
+    at = section.find("\n@@")
+    header = section if at < 0 else section[:at]
+    hunks = "" if at < 0 else section[at + 1 :]
+    status, path, old_path, binary = "M", None, None, False
+    lines = header.split("\n")
+    for line in lines[1:]:
+        if line.startswith("new file mode"):
+            status = "A"
+        elif line.startswith("deleted file mode"):
+            status = "D"
+        elif line.startswith("rename from "):
+            status, old_path = "R", line[12:]
+        elif line.startswith("rename to "):
+            path = line[10:]
+        elif line.startswith("+++ ") and line[4:] != "/dev/null":
+            path = _strip_prefix(line[4:], "b/")
+        elif line.startswith("--- ") and line[4:] != "/dev/null" and old_path is None:
+            old_path = _strip_prefix(line[4:], "a/")
+        elif line.startswith("Binary files"):
+            binary = True
+    if path is None:
+        path = old_path if status == "D" and old_path else _strip_prefix(lines[0].rpartition(" b/")[2], "")
+    return FileDiff(
+        path=path,
+        status=status,
+        old_path=old_path if status == "R" else None,
+        added=hunks.count("\n+") + hunks.startswith("+"),
+        deleted=hunks.count("\n-") + hunks.startswith("-"),
+        binary=binary,
+        text=hunks,
+    )
+
+
+def parse_commit(record: str) -> MinedCommit:
+    """One record of the log stream: `sha\\x1fparents\\x1f...\\x1fmessage\\x1d\\x1d` then the diff."""
+    header, _, diff = record.partition(_HEADER_END)
+    sha, parents, an, ae, ad, cd, message = header.split("\x1f", 6)
+    start = diff.find("diff --git ")
+    files = []
+    if start >= 0:
+        for section in diff[start + len("diff --git ") :].split("\ndiff --git "):
+            files.append(parse_file_diff(section))
+    return MinedCommit(sha, parents.split(), an, ae, ad, cd, message.strip(), files)
+
+
+def iter_records(stream: Iterable[bytes]) -> Iterator[str]:
+    """Split the raw byte stream on the record marker; each record decoded on its own
+    (invalid UTF-8 in messages or diffs becomes U+FFFD, never an exception)."""
+    pending = b""
+    for chunk in stream:
+        pending += chunk
+        parts = pending.split(_MARK)
+        pending = parts.pop()
+        for part in parts:
+            if part:
+                yield part.decode("utf-8", "replace")
+    if pending:
+        yield pending.decode("utf-8", "replace")
+
+
+def _log_command(git_dir: Path | str, excludes: tuple[str, ...] = ()) -> list[str]:
+    pathspec = ["--", ".", *(f":(exclude,literal){p}" for p in excludes)] if excludes else []
+    return [
+        "git", "--git-dir", str(git_dir), "-c", "core.quotePath=false", "-c", "diff.renameLimit=2000",
+        "log", "--no-walk=unsorted", "--stdin", "-p", "-U0", "-M", "--no-color", "--no-ext-diff",
+        "--diff-merges=off", "--no-textconv", f"--format={_FORMAT}", *pathspec,
+    ]  # fmt: skip
+
+
+def stream_commits(
+    git_dir: Path | str, shas: list[str], excludes: tuple[str, ...] = ()
+) -> Iterator[MinedCommit]:
+    """Parsed commits for `shas`, in that order, read from one streaming `git log` process."""
+    proc = subprocess.Popen(
+        _log_command(git_dir, excludes), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+
+    def feed() -> None:
+        try:
+            proc.stdin.write(("\n".join(shas) + "\n").encode())
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    try:
+        for record in iter_records(iter(lambda: proc.stdout.read(1 << 20), b"")):
+            yield parse_commit(record)
+    finally:
+        proc.stdout.close()
+        err = proc.stderr.read().decode("utf-8", "replace")
+        code = proc.wait()
+        writer.join()
+    if code != 0:
+        message = f"git log failed in {git_dir} (exit {code}): {err.strip()[:500]}"
+        missing = _MISSING.search(err)
+        if missing:
+            raise MissingObjectError(message, missing.group(1) or missing.group(2))
+        raise GitError(message + "; the repository may be corrupt: re-clone it or run `git fsck`")
+
+
+def _paths_of_blob(git_dir: Path | str, shas: list[str], blob: str) -> set[str]:
+    out = _git(git_dir, "log", "--no-walk=unsorted", "--stdin", "--raw", "--no-abbrev", "--format=",
+               "--diff-merges=off", input="\n".join(shas) + "\n")  # fmt: skip
+    return {
+        line.split("\t", 1)[1].split("\t")[-1] for line in out.splitlines() if blob in line and "\t" in line
+    }
+
+
+# --- mining in worker processes ------------------------------------------------------------------
+
+_LINKER: CommitLinker | None = None
+
+
+def _init_worker(methods: list) -> None:
+    global _LINKER
+    _LINKER = CommitLinker(methods)
+
+
+def link_commit(commit: MinedCommit, linker: CommitLinker) -> MinedCommit:
+    """Attach links, then drop the diff text so only small facts leave the worker."""
+    for i, f in enumerate(commit.files):
+        if len(f.text) > MAX_SCAN:
+            commit.files[i] = FileDiff(
+                f.path, f.status, f.old_path, f.added, f.deleted, f.binary, f.text[:MAX_SCAN]
+            )
+    result = linker.link(commit.message, commit.files)
+    commit.links, commit.reverts = result.links, result.reverts
+    commit.files = [
+        FileDiff(f.path, f.status, f.old_path, f.added, f.deleted, f.binary) for f in commit.files
+    ]
+    return commit
+
+
+def mine_slice(git_dir: str, shas: list[str]) -> list[MinedCommit]:
+    """Worker entry point: one slice of history, parsed and linked. Files whose content is
+    absent from the copy (large files left out of a partial clone) are skipped, by path."""
+    assert _LINKER is not None, "worker not initialised"
+    excludes: tuple[str, ...] = ()
+    for _ in range(50):
+        try:
+            return [link_commit(c, _LINKER) for c in stream_commits(git_dir, shas, excludes)]
+        except MissingObjectError as exc:
+            paths = _paths_of_blob(git_dir, shas, exc.sha) - set(excludes)
+            if not paths:
+                raise
+            excludes += tuple(sorted(paths))
+    raise GitError(f"{git_dir}: too many unreadable files in one slice of history; re-clone it")
+
+
+def slices(shas: list[str], workers: int, per_worker: int = 4, minimum: int = 40) -> list[list[str]]:
+    """Cut a history into slices: several per worker so a slow slice does not idle the others."""
+    if not shas:
+        return []
+    size = max(minimum, -(-len(shas) // max(1, workers * per_worker)))
+    return [shas[i : i + size] for i in range(0, len(shas), size)]
+
+
+def mine_commits(
+    jobs: list[tuple[str, list[str]]],
+    methods: list,
+    workers: int | None = None,
+    progress: Callable[[str, int], None] | None = None,
+) -> Iterator[tuple[str, list[MinedCommit]]]:
+    """Mine several repositories' commits in parallel: yields (git_dir, commits of one slice)."""
+    workers = workers or os.cpu_count() or 1
+    tasks = [(git_dir, part) for git_dir, shas in jobs for part in slices(shas, workers)]
+    if workers == 1 or len(tasks) <= 1:
+        _init_worker(methods)
+        for git_dir, part in tasks:
+            mined = mine_slice(git_dir, part)
+            if progress:
+                progress(git_dir, len(mined))
+            yield git_dir, mined
+        return
+    with ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_init_worker,
+                             initargs=(methods,)) as pool:  # fmt: skip
+        futures = [(git_dir, pool.submit(mine_slice, git_dir, part)) for git_dir, part in tasks]
+        for git_dir, future in futures:
+            mined = future.result()
+            if progress:
+                progress(git_dir, len(mined))
+            yield git_dir, mined
+
+
+# --- records (pure) ------------------------------------------------------------------------------
+
+
+def email_domain(email: str) -> str | None:
+    domain = email.rpartition("@")[2].strip().lower()
+    return domain or None
+
+
+def commit_records(framework: str, c: MinedCommit, origin: str = "") -> Iterator[Record]:
+    origin = origin or f"{framework}@{c.sha[:12]}"
+    yield Node(
+        "Commit",
+        c.sha,
+        {
+            "framework": framework,
+            "parents": c.parents,
+            "author_name": c.author_name or None,
+            "author_domain": email_domain(c.author_email),
+            "author_date": c.author_date[:10] or None,
+            "commit_date": c.commit_date[:10] or None,
+            "committed_at": c.commit_date or None,
+            "commit_ts": c.commit_ts,
+            "subject": c.subject,
+            "pr_number": c.pr_number,
+            "files_changed": len(c.files),
+            "insertions": sum(f.added for f in c.files),
+            "deletions": sum(f.deleted for f in c.files),
+            "paths": [f.path for f in c.files[:MAX_PATHS]],
+            "is_merge": len(c.parents) > 1,
+        },
+        origin,
+    )
+    yield Edge("PART_OF", ("Commit", c.sha), ("Framework", framework), {}, origin)
+    yield from link_records(c.sha, c.links, origin)
+
+
+def link_records(sha: str, links: Iterable[Link], origin: str = "") -> Iterator[Record]:
+    for link in links:
+        yield Edge(
+            link.rel,
+            ("Commit", sha),
+            (link.label, link.key),
+            {
+                "source_kind": link.source_kind,
+                "location": link.location,
+                "identifier": link.identifier,
+                "rule": link.rule,
+                "confidence": link.confidence,
+            },
+            origin,
+        )
+
+
+# --- releases ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tag:
+    name: str
+    date: str  # ISO timestamp: the tagger's for annotated tags, the commit's otherwise
+    commit: str
+
+
+def list_tags(git_dir: Path | str) -> list[Tag]:
+    out = _git(
+        git_dir,
+        "for-each-ref",
+        "refs/tags",
+        "--format=%(refname:strip=2)%00%(creatordate:iso-strict)%00%(objectname)%00%(*objectname)"
+        "%00%(objecttype)%00%(*objecttype)",
+    )
+    tags = []
+    for line in out.splitlines():
+        name, date, obj, peeled, kind, peeled_kind = line.split("\0")
+        commit = peeled if kind == "tag" else obj
+        if (peeled_kind if kind == "tag" else kind) == "commit" and commit:
+            tags.append(Tag(name, date, commit))
+    return sorted(tags, key=lambda t: (t.date, t.name))
+
+
+def first_releases(git_dir: Path | str, tags: list[Tag]) -> Iterator[tuple[Tag, list[str]]]:
+    """For each tag in date order, the commits it is the first release of."""
+    earlier: list[str] = []
+    for tag in tags:
+        stdin = "\n".join([tag.commit] + [f"^{c}" for c in earlier]) + "\n"
+        shas = _git(git_dir, "rev-list", "--stdin", input=stdin).split()
+        earlier.append(tag.commit)
+        yield tag, shas
+
+
+def release_records(framework: str, tag: Tag, shas: Iterable[str], keep: set[str]) -> Iterator[Record]:
+    release_id = f"{framework}/{tag.name}"
+    origin = f"{framework} tag {tag.name}"
+    yield Node(
+        "Release",
+        release_id,
+        {"framework": framework, "tag": tag.name, "release_date": tag.date[:10], "commit_sha": tag.commit},
+        origin,
+    )
+    yield Edge("PART_OF", ("Release", release_id), ("Framework", framework), {}, origin)
+    for sha in shas:
+        if sha in keep:
+            yield Edge("RELEASED_IN", ("Commit", sha), ("Release", release_id), {}, origin)
+
+
+def tags_digest(tags: list[Tag]) -> str:
+    return hashlib.sha1("\n".join(f"{t.name} {t.commit}" for t in tags).encode()).hexdigest()
+
+
+# --- one framework into a store ------------------------------------------------------------------
+
+
+@dataclass
+class MineResult:
+    framework: str
+    head: str
+    new_commits: int = 0
+    links: int = 0
+    releases: int = 0
+    force_push: bool = False
+    abandoned: int = 0
+    up_to_date: bool = False
+
+    def summary(self) -> str:
+        if self.up_to_date:
+            return f"{self.framework}: up to date at {self.head[:12]}"
+        note = f", force-push: {self.abandoned} commits no longer on HEAD" if self.force_push else ""
+        return (
+            f"{self.framework}: {self.new_commits} new commits, {self.links} links, "
+            f"{self.releases} releases, head {self.head[:12]}{note}"
+        )
+
+
+def _stored_state(store, framework: str) -> tuple[str | None, str | None]:
+    rows = store.read(
+        "MATCH (f:Framework {slug: $slug}) RETURN f.mined_head AS head, f.mined_tags AS tags",
+        {"slug": framework},
+    )
+    return (rows[0]["head"], rows[0]["tags"]) if rows else (None, None)
+
+
+def _is_ancestor(git_dir: Path, old: str, new: str) -> bool:
+    proc = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "merge-base", "--is-ancestor", old, new], capture_output=True
+    )
+    return proc.returncode == 0
+
+
+def plan_commits(store, framework: str, git_dir: Path, head: str) -> tuple[list[str], bool, int]:
+    """Commits to mine (oldest first), whether HEAD was force-pushed, and how many stored
+    commits it dropped (they are marked `excluded` so they never count as implementations)."""
+    mined_head, _ = _stored_state(store, framework)
+    if mined_head and _is_ancestor(git_dir, mined_head, head):
+        return _git(git_dir, "rev-list", "--reverse", head, f"^{mined_head}").split(), False, 0
+    all_shas = _git(git_dir, "rev-list", "--reverse", head).split()
+    if not mined_head:
+        return all_shas, False, 0
+    stored = {
+        r["sha"]
+        for r in store.read("MATCH (c:Commit) WHERE c.framework = $f RETURN c.sha AS sha", {"f": framework})
+    }
+    reachable = set(all_shas)
+    dropped = sorted(stored - reachable)
+    if dropped:
+        store.write_all(
+            Node("Commit", sha, {"excluded": "no longer on HEAD (force-push)"}, f"{framework} force-push")
+            for sha in dropped
+        )
+    return [s for s in all_shas if s not in stored], True, len(dropped)
+
+
+def mine_framework(
+    store,
+    framework: str,
+    repo_path: str | Path,
+    methods: list,
+    *,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    batch_size: int = 5000,
+) -> MineResult:
+    """Mine new commits of one framework into `store`; safe to interrupt and re-run."""
+    git_dir = resolve_repository(repo_path)
+    head = _git(git_dir, "rev-parse", "HEAD").strip()
+    tags = list_tags(git_dir)
+    digest = tags_digest(tags)
+    mined_head, mined_tags = _stored_state(store, framework)
+    result = MineResult(framework, head)
+    if mined_head == head and mined_tags == digest:
+        result.up_to_date = True
+        return result
+    shas, result.force_push, result.abandoned = plan_commits(store, framework, git_dir, head)
+    reverts: dict[str, str] = {}
+
+    def records() -> Iterator[Record]:
+        for _, mined in mine_commits([(str(git_dir), shas)], methods, workers, None):
+            for c in mined:
+                result.new_commits += 1
+                result.links += len(c.links)
+                if c.reverts is not None:
+                    reverts[c.sha] = c.reverts or _revert_target_by_subject(git_dir, c.subject, c.sha)
+                yield from commit_records(framework, c)
+            if progress:
+                progress(len(mined))
+
+    store.write_all(records(), batch_size=batch_size)
+    store.write_all(_revert_records(git_dir, framework, reverts))
+    if shas or mined_tags != digest:
+        on_head = set(_git(git_dir, "rev-list", head).split())
+        for tag, tag_shas in first_releases(git_dir, tags):
+            store.write(release_records(framework, tag, tag_shas, on_head))
+            result.releases += 1
+    # Written last: if anything above failed, the next run mines the same commits again.
+    store.write([Node("Framework", framework, {"mined_head": head, "mined_tags": digest}, framework)])
+    return result
+
+
+def _revert_target_by_subject(git_dir: Path, subject: str, sha: str) -> str:
+    m = re.match(r'Revert "(.*)"', subject)
+    if not m:
+        return ""
+    found = _git(
+        git_dir, "log", "--format=%H", "-n", "1", "-F", f"--grep={m.group(1)}", f"{sha}^", check=False
+    )
+    return found.strip()
+
+
+def _revert_records(git_dir: Path, framework: str, reverts: dict[str, str]) -> Iterator[Record]:
+    for revert_sha, target in sorted(reverts.items()):
+        if not target:
+            continue
+        full = _git(git_dir, "rev-parse", "--verify", "--quiet", f"{target}^{{commit}}", check=False).strip()
+        if full:
+            yield Node("Commit", full, {"excluded": f"reverted by {revert_sha}"}, f"{framework} revert")

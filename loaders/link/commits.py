@@ -1,0 +1,322 @@
+"""Deciding, per commit and method, whether the commit implements the method or only mentions it.
+
+Pure functions over one parsed commit (message + per-file diff text). The rules, in order of
+strength, each recorded as the link's `rule`:
+
+IMPLEMENTS (the commit makes the method usable):
+  class-def       `class GRPOTrainer` added in package code
+  new-file        a package code file added whose path names the method (`grpo_trainer.py`)
+  option-name     a method-specific identifier added in package code (`epsilon_high`)
+  option-value    a method's plain name added as an option value ("ipo", --ipo, `adv: grpo`)
+  setting         a catalog setting added as key and value on one line (`loss_type == "dapo"`)
+  definition      a plain name added as a definition (`ipo: bool = False`, `def ipo(`)
+  message-and-code the message names the method and package code adds its name
+
+MENTIONS (the commit talks about it): documents, comments, citations, tests alone,
+examples alone, the commit message alone, and everything a revert adds.
+
+Guards: vendored third-party paths are ignored; reverts never implement; catalog-flagged
+ambiguous aliases and plain words count only in option contexts, never as bare words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .arxiv_ids import find_arxiv_ids
+from .methods import CodeAlias, CodeAliasIndex, MethodMatcher
+
+IMPLEMENTS = "IMPLEMENTS"
+MENTIONS = "MENTIONS"
+
+_VENDORED = re.compile(
+    r"(?:^|/)(?:third[_-]?party|3rdparty|vendor(?:ed)?|_vendor|external|site-packages|node_modules)/",
+    re.IGNORECASE,
+)
+_TEST = re.compile(
+    r"(?:^|/)(?:tests?|testing|unit_?tests?)/|(?:^|/)(?:test_[^/]*|[^/]*_test\.py|conftest\.py)$"
+)
+_DOC = re.compile(
+    r"(?:^|/)(?:docs?|documentation)/|\.(?:md|mdx|rst|txt|ipynb|html?)$|(?:^|/)readme[^/]*$", re.I
+)
+_EXAMPLE = re.compile(r"(?:^|/)(?:examples?|tutorials?|notebooks?|cookbooks?|demos?)/", re.IGNORECASE)
+_CODE_EXT = re.compile(r"\.(?:py|pyi|pyx|ya?ml|toml|cfg|ini|json|jsonnet|cu|cuh|cc|cpp|h|rs|go)$", re.I)
+_SKIP_EXT = re.compile(
+    r"\.(?:lock|csv|tsv|svg|png|jpe?g|gif|pdf|bin|pt|safetensors|parquet|arrow|whl|zip|gz)$", re.I
+)
+_YAML = re.compile(r"\.(?:ya?ml)$", re.I)
+_HASH_COMMENT = re.compile(r"\.(?:py|pyi|ya?ml|toml|sh|cfg|ini)$|(?:^|/)(?:Dockerfile|Makefile)", re.I)
+_REVERT = re.compile(r"^Revert\b", re.IGNORECASE)
+_REVERTS_SHA = re.compile(r"This reverts commit ([0-9a-f]{7,40})", re.IGNORECASE)
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)", re.MULTILINE)
+_URL_TOKEN = re.compile(r"https?://\S+|arxiv:\S+", re.IGNORECASE)
+_KEY_ACCESS = re.compile(r"(?:[\w\])]\[|\.(?:get|pop|setdefault)\()\s*$")
+_KEY_AFTER = re.compile(r"\s*:|\s+(?:not\s+)?in\s")  # {"token_mask": ...}, "x" in batch
+_TYPE_ANNOTATION = re.compile(r"\s*:\s*(?:bool|int|float|str|Optional|Literal|list|dict|tuple)\b")
+
+CATEGORIES = ("code", "test", "doc", "example", "other")
+
+
+@dataclass(frozen=True)
+class FileDiff:
+    path: str
+    status: str = "M"  # A added, D deleted, M modified, R renamed
+    old_path: str | None = None
+    added: int = 0
+    deleted: int = 0
+    binary: bool = False
+    text: str = ""  # hunks only (from the first `@@`), `-U0` style
+
+
+@dataclass(frozen=True)
+class Link:
+    rel: str  # IMPLEMENTS or MENTIONS
+    label: str  # Method or Paper
+    key: str  # method slug or arXiv id
+    source_kind: str  # diff, commit-message
+    location: str  # path:line, or "message"
+    identifier: str
+    rule: str
+    confidence: float
+
+
+@dataclass
+class CommitLinks:
+    links: list[Link] = field(default_factory=list)
+    reverts: str | None = None  # sha (or prefix) this commit reverts
+
+
+def path_category(path: str) -> str:
+    """code, test, doc, example or other; vendored code is `other`."""
+    if _VENDORED.search(path) or _SKIP_EXT.search(path):
+        return "other"
+    if _TEST.search(path):
+        return "test"
+    if _DOC.search(path):
+        return "doc"
+    if _EXAMPLE.search(path):
+        return "example"
+    if _CODE_EXT.search(path):
+        return "code"
+    return "other"
+
+
+def reverted_sha(message: str) -> str | None:
+    """The commit a revert undoes, or None if this is not a revert (a revert of a revert re-lands)."""
+    subject = message.split("\n", 1)[0]
+    # Only the subject decides: squash merges carry every commit message of the pull request,
+    # including reverts made and undone inside it.
+    if not _REVERT.match(subject) or subject.startswith('Revert "Revert'):
+        return None
+    m = _REVERTS_SHA.search(message)
+    return m.group(1).lower() if m else ""
+
+
+def _in_comment(line: str, offset: int) -> bool:
+    """Is `offset` after a `#` that is not inside a string literal?"""
+    quote = ""
+    for ch in line[:offset]:
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#":
+            return True
+    return False
+
+
+def _judge_code_hit(alias: CodeAlias, line: str, s: int, e: int, path: str, ambiguous: bool):
+    """(rule, confidence) for an alias found at line[s:e] of added package code; None if no use."""
+    found = line[s:e]
+    before, after = line[s - 1 : s] if s else "", line[e : e + 1]
+    if before == "`" or after == "`":
+        return ("docstring", 0.0)
+    if alias.kind == "class":
+        if found != alias.alias:
+            return None
+        return ("class-def", 0.95) if re.search(r"\bclass\s+$", line[:s]) else ("class-use", 0.75)
+    if alias.kind == "setting":
+        rest = line[e:]
+        if alias.bool_setting:
+            return ("setting-option", 0.7) if not re.match(r"\s*\(", rest) else None
+        if re.search(rf"(?<![\w-]){re.escape(alias.value)}(?![\w-])", rest, re.IGNORECASE):
+            return ("setting", 0.85)
+        return None
+    quoted = before in "\"'" and before and after == before
+    if quoted and (_KEY_ACCESS.search(line[: s - 1]) or _KEY_AFTER.match(line[e + 1 :])):
+        return ("code-word", 0.0)  # batch["token_mask"], .get("grpo"): a key, not an option
+    if alias.kind == "identifier" and not ambiguous:
+        return ("option-value" if quoted else "option-name", 0.85)
+    # A plain word (or an ambiguous identifier): only as an option, never as a bare word.
+    if quoted:
+        return ("option-value", 0.85)
+    if line[max(0, s - 2) : s] == "--":
+        return ("option-flag", 0.85)
+    if _YAML.search(path) and re.match(r"\s*-?\s*[\w.-]+\s*:\s*[\"']?$", line[:s]):
+        return ("config-value", 0.8)
+    if _TYPE_ANNOTATION.match(line[e:]):
+        return ("definition", 0.65 if ambiguous else 0.75)  # `ipo: bool = False`
+    if (
+        not ambiguous
+        and re.search(r"(?:\bdef\s+|self\.)$", line[:s])
+        and re.match(r"\s*(?:\(|=[^=])", line[e:])
+    ):
+        return ("definition", 0.75)
+    return ("code-word", 0.0)
+
+
+def _inside_link(line: str, offset: int) -> bool:
+    """Is `offset` inside a URL (a paper link is a citation, not code)?"""
+    for m in _URL_TOKEN.finditer(line):
+        if m.start() <= offset < m.end():
+            return True
+    return False
+
+
+def _line_at(text: str, pos: int) -> tuple[int, str]:
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    return start, text[start : end if end >= 0 else len(text)]
+
+
+def _line_number(text: str, line_start: int) -> int:
+    """New-file line number of the added line starting at `line_start` in `-U0` hunk text."""
+    at = text.rfind("\n@@", 0, line_start) + 1
+    hunk = _HUNK.match(text, at)
+    if hunk is None:
+        return 0
+    return int(hunk.group(1)) + text.count("\n+", hunk.end(), line_start)
+
+
+class CommitLinker:
+    """Links for one commit at a time; build once per catalog and reuse (the regexes are compiled)."""
+
+    def __init__(self, methods):
+        methods = list(methods)
+        self.index = CodeAliasIndex(methods)
+        self.matcher = MethodMatcher(methods)
+        self.paper_of = {m.slug: getattr(m, "arxiv_id", None) for m in methods}
+
+    def link(self, message: str, files: list[FileDiff]) -> CommitLinks:
+        out = CommitLinks(reverts=reverted_sha(message))
+        best: dict[str, Link] = {}  # slug -> strongest link
+        code_words: dict[str, Link] = {}  # slug -> bare use in package code
+        papers: dict[str, Link] = {}
+        for f in files:
+            self._link_file(f, best, code_words, papers)
+        named = {m.slug: m for m in self.matcher.find(message)}
+        for slug, m in named.items():
+            link = best.get(slug)
+            if link and link.rel == IMPLEMENTS:
+                best[slug] = Link(**{**link.__dict__, "confidence": min(0.99, link.confidence + 0.04)})
+            elif slug in code_words:
+                w = code_words[slug]
+                best[slug] = Link(IMPLEMENTS, "Method", slug, "diff", w.location, w.identifier,
+                                  "message-and-code", 0.7)  # fmt: skip
+            elif link is None:
+                best[slug] = Link(MENTIONS, "Method", slug, "commit-message", "message", m.text,
+                                  "commit-message", m.confidence)  # fmt: skip
+        for a in find_arxiv_ids(message, bare=False):
+            papers.setdefault(a.arxiv_id, Link(MENTIONS, "Paper", a.arxiv_id, "commit-message",
+                                               "message", a.text, a.rule, 0.9))  # fmt: skip
+        if out.reverts is not None:
+            best = {
+                s: Link(MENTIONS, "Method", s, lk.source_kind, lk.location, lk.identifier, "revert", 0.5)
+                for s, lk in best.items()
+            }
+        out.links = sorted(best.values(), key=lambda lk: lk.key) + sorted(
+            papers.values(), key=lambda p: p.key
+        )
+        return out
+
+    def _link_file(self, f: FileDiff, best: dict, code_words: dict, papers: dict) -> None:
+        if f.binary or _VENDORED.search(f.path):
+            return
+        category = path_category(f.path)
+        if category == "other" and not _HASH_COMMENT.search(f.path):
+            return
+        if f.status == "A" and category == "code":
+            for alias in self.index.path_hits(f.path):
+                _keep(best, Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:1", alias.alias,
+                                 "new-file", 0.9))  # fmt: skip
+        text = _added_only(f.text)
+        if not text:
+            return
+        lowered = text.lower()
+        if "arxiv" in lowered or "huggingface.co/papers" in lowered or "alphaxiv" in lowered:
+            self._link_papers(f, text, papers)
+        comments = bool(_HASH_COMMENT.search(f.path))
+        for hit in self.index.scan(text):
+            line_start, line = _line_at(text, hit.start)
+            if not line.startswith("+"):
+                continue
+            s, e = hit.start - line_start, hit.end - line_start
+            alias = hit.alias
+            ambiguous = self.index.is_ambiguous(alias)
+            location = f"{f.path}:{_line_number(text, line_start)}"
+            identifier = line[s:e]
+            if category != "code":
+                if alias.kind in ("class", "identifier") or (not ambiguous and alias.kind != "setting"):
+                    _keep(best, Link(MENTIONS, "Method", alias.slug, "diff", location, identifier,
+                                     f"{category}-mention", 0.5))  # fmt: skip
+                continue
+            if (comments and _in_comment(line, s)) or _inside_link(line, s):
+                if not ambiguous:
+                    _keep(best, Link(MENTIONS, "Method", alias.slug, "diff", location, identifier,
+                                     "code-comment", 0.5))  # fmt: skip
+                continue
+            verdict = _judge_code_hit(alias, line, s, e, f.path, ambiguous)
+            if verdict is None:
+                continue
+            rule, confidence = verdict
+            if confidence == 0.0:
+                if rule == "code-word" and not ambiguous:
+                    code_words.setdefault(alias.slug, Link(MENTIONS, "Method", alias.slug, "diff",
+                                                           location, identifier, rule, 0.4))  # fmt: skip
+                    _keep(best, code_words[alias.slug])
+                continue
+            _keep(best, Link(IMPLEMENTS, "Method", alias.slug, "diff", location,
+                             identifier if alias.kind != "setting" else line[s:].strip()[:80], rule,
+                             confidence))  # fmt: skip
+
+    @staticmethod
+    def _link_papers(f: FileDiff, text: str, papers: dict) -> None:
+        for line_start, line in _added_lines_with(text, ("arxiv", "huggingface.co/papers", "alphaxiv")):
+            for a in find_arxiv_ids(line, bare=False):
+                papers.setdefault(a.arxiv_id, Link(MENTIONS, "Paper", a.arxiv_id, "diff",
+                                                   f"{f.path}:{_line_number(text, line_start)}",
+                                                   a.text, a.rule, 0.9))  # fmt: skip
+
+
+_ADDED = re.compile(r"^(?:\+|@@ ).*\n?", re.MULTILINE)
+
+
+def _added_only(hunks: str) -> str:
+    """Hunk headers and added lines only: removed lines never make a link, and skipping them
+    halves the text the scanners read."""
+    if "\n-" not in hunks:
+        return hunks
+    return "".join(_ADDED.findall(hunks))
+
+
+def _added_lines_with(text: str, needles: tuple[str, ...]):
+    pos = 0
+    while True:
+        end = text.find("\n", pos)
+        line = text[pos : end if end >= 0 else len(text)]
+        if line.startswith("+"):
+            low = line.lower()
+            if any(n in low for n in needles):
+                yield pos, line
+        if end < 0:
+            return
+        pos = end + 1
+
+
+def _keep(best: dict[str, Link], link: Link) -> None:
+    """Keep the strongest link per method: any IMPLEMENTS beats MENTIONS, then confidence."""
+    old = best.get(link.key)
+    if old is None or (link.rel == IMPLEMENTS, link.confidence) > (old.rel == IMPLEMENTS, old.confidence):
+        best[link.key] = link
