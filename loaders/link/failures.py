@@ -126,13 +126,6 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
             r"loss spikes?|spikes? in (?:the )?loss)\b",
         ),
     ),
-    "accuracy-regression": (
-        (
-            "accuracy-drops",
-            rf"\b{_EVALS}\b{_W}\b(?:{_DOWN}|lower than (?:expected|reported|before|the paper))",
-        ),
-        ("cannot-reproduce", r"\b(?:can ?not|can't|unable to|fail(?:ed)? to|couldn't|could not) reproduce\b"),
-    ),
     "throughput-regression": (
         (
             "slower",
@@ -140,6 +133,13 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
             r"\bslower than\b|\bperformance regression\b",
         ),
         ("throughput-drops", rf"\b{_SPEEDS}\b{_W}\b{_DOWN}"),
+    ),
+    "accuracy-regression": (
+        (
+            "accuracy-drops",
+            rf"\b{_EVALS}\b{_W}\b(?:{_DOWN}|lower than (?:expected|reported|before|the paper))",
+        ),
+        ("cannot-reproduce", r"\b(?:can ?not|can't|unable to|fail(?:ed)? to|couldn't|could not) reproduce\b"),
     ),
     "wrong-after-upgrade": (
         (
@@ -194,7 +194,8 @@ _EXPERIENCED = re.compile(
 )
 _TRAINING = re.compile(
     r"\b(?:train\w*|rollout\w*|steps?|epochs?|loss|rewards?|grpo|ppo|dpo|fine-?tun\w*|trainer|actor|critic|policy|"
-    r"generation|vllm|sglang|fsdp\d?|megatron|deepspeed|checkpoint\w*|gradients?|batch|rl|rlhf|sft)\b",
+    r"generation|vllm|sglang|fsdp\d?|megatron|deepspeed|checkpoint\w*|gradients?|batch|rl|rlhf|sft|kl|entropy|"
+    r"advantages?|gpus?|nodes?|ranks?|reproduc\w*|recipes?|examples?|scripts?|accuracy)\b",
     re.IGNORECASE,
 )
 _TRAINER_CLASS = re.compile(r"\b([A-Z][A-Za-z0-9]*?)(?:Trainer|Config)\b|\b([a-z0-9]+)_trainer\b")
@@ -294,7 +295,8 @@ def classify_failure(
     if _is_request(title, labels):
         return None
     whole = f"{title}\n{body}"
-    if not _TRAINING.search(whole):
+    method = _method(title, body, matcher) if matcher else None
+    if not _TRAINING.search(whole) and method is None:
         return None
     hits = [*_hits("title", title), *_hits("body", body)]
     if not hits:
@@ -310,7 +312,6 @@ def classify_failure(
     confidence = 0.9 if main.place == "title" else (0.7 if main.in_code else 0.8)
     if len(symptoms) > 1:
         confidence = min(0.95, confidence + 0.05)
-    method = _method(title, body, matcher) if matcher else None
     return FailureVerdict(
         symptoms=(main.symptom, *(s for s in symptoms if s != main.symptom)),
         rule=f"{main.symptom}/{main.rule}",

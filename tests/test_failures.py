@@ -1,0 +1,140 @@
+"""Failure-report classification: explainable rules, measured on a labelled set.
+
+`tests/data/failure_labelled.jsonl` holds issue texts written for this test
+(a title, a body, whether it reports a training failure, the main symptom and
+the method it names). A positive is an author reporting that a training run
+(or a training-time step: rollout, weight sync, checkpointing) showed one of
+the symptom kinds; requests, questions without a failure, docs and install
+problems are negatives. Floors below are enforced; the figures are printed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from uptake.graph.records import Edge, Node
+from uptake.loaders.catalog import MethodEntry
+from uptake.loaders.link.failures import SYMPTOMS, classify_failure, failure_records
+from uptake.loaders.link.methods import MethodMatcher
+from uptake.loaders.link.threads import Thread
+
+LABELLED = Path(__file__).parent / "data" / "failure_labelled.jsonl"
+PRECISION_FLOOR = 0.90
+RECALL_FLOOR = 0.85
+SYMPTOM_FLOOR = 0.85
+METHOD_FLOOR = 0.85
+
+
+def _method(slug: str, name: str, aliases: tuple[str, ...], ambiguous: tuple[str, ...] = ()) -> MethodEntry:
+    return MethodEntry(slug, name, aliases, None, None, None, None, "", "policy-gradient", ambiguous)
+
+
+METHODS = [
+    _method("grpo", "GRPO", ("grpo", "GRPOTrainer", "grpo_trainer")),
+    _method("ppo", "PPO", ("ppo", "PPOTrainer")),
+    _method("dpo", "DPO", ("dpo", "DPOTrainer")),
+    _method("rloo", "RLOO", ("rloo", "RLOOTrainer")),
+    _method("dapo", "DAPO", ("dapo", "clip_ratio_high", "dynamic_sampling")),
+    _method("gspo", "GSPO", ("gspo",)),
+    _method("reinforce-pp", "REINFORCE++", ("reinforce_plus_plus",)),
+    _method("cispo", "CISPO", ("cispo",)),
+    _method("vapo", "VAPO", ("vapo",), ("VAPO", "vapo")),
+    _method("dr-grpo", "Dr. GRPO", ("dr_grpo",)),
+]
+MATCHER = MethodMatcher(METHODS)
+
+
+def _rows() -> list[dict]:
+    return [json.loads(line) for line in LABELLED.read_text().splitlines() if line.strip()]
+
+
+def test_labelled_set_is_large_and_covers_every_symptom():
+    rows = _rows()
+    assert len(rows) >= 100
+    assert len({r["id"] for r in rows}) == len(rows)
+    positives = [r for r in rows if r["failure"]]
+    assert 0.3 < len(positives) / len(rows) < 0.7
+    assert {r["symptom"] for r in positives} == set(SYMPTOMS)
+
+
+def test_precision_and_recall_meet_the_floors():
+    tp = fp = fn = 0
+    symptom_right = method_right = method_total = 0
+    for row in _rows():
+        verdict = classify_failure(row["title"], row["body"], MATCHER)
+        if verdict and row["failure"]:
+            tp += 1
+            symptom_right += verdict.symptom == row["symptom"]
+            if row["method"]:
+                method_total += 1
+                method_right += verdict.method == row["method"]
+        elif verdict:
+            fp += 1
+        elif row["failure"]:
+            fn += 1
+    precision, recall = tp / (tp + fp), tp / (tp + fn)
+    print(
+        f"\nfailure reports: precision {precision:.3f}, recall {recall:.3f} (tp {tp}, fp {fp}, fn {fn}); "
+        f"main symptom right {symptom_right}/{tp}; method right {method_right}/{method_total}"
+    )
+    assert precision >= PRECISION_FLOOR
+    assert recall >= RECALL_FLOOR
+    assert symptom_right / tp >= SYMPTOM_FLOOR
+    assert method_right / method_total >= METHOD_FLOOR
+
+
+@pytest.mark.parametrize(
+    "title, body",
+    [
+        ("Training works now", "After the fix there is no NaN in the loss any more."),  # negated
+        ("Offload optimizer states", "It would be nice to offload states to avoid OOM during training."),
+        ("[Feature] NCCL timeout option", "Training jobs hang forever; add a timeout option."),  # a request
+        ("How to avoid entropy collapse in GRPO?", "What settings do people use?"),  # question, not a report
+        ("Installation problem", "pip install fails with a compiler error."),  # no symptom
+    ],
+)
+def test_guards_reject_texts_that_only_mention_a_symptom(title, body):
+    assert classify_failure(title, body, MATCHER) is None
+
+
+def test_a_question_that_reports_the_symptom_counts():
+    verdict = classify_failure(
+        "How to fix entropy collapse?", "I see the entropy drop to zero in my GRPO run.", MATCHER
+    )
+    assert verdict is not None and verdict.symptom == "entropy-collapse"
+
+
+def test_verdict_explains_itself():
+    verdict = classify_failure(
+        "GRPOTrainer hangs after the first step",
+        "Training hangs, and later the loss is nan.\n```\nloss: nan\n```",
+        MATCHER,
+    )
+    assert verdict.symptom == "hang"  # the title's symptom is the main one
+    assert verdict.symptoms == ("hang", "nan-loss")
+    assert verdict.rule == "hang/hangs" and verdict.place == "title" and verdict.identifier == "hangs"
+    assert verdict.method == "grpo" and verdict.component == "GRPOTrainer"
+    assert verdict.confidence == pytest.approx(0.95)
+
+
+def test_trainer_class_names_the_method_when_no_alias_matches():
+    matcher = MethodMatcher([_method("kto", "KTO", ("kto",))])
+    verdict = classify_failure("CUDA out of memory in KTOTrainer", "", matcher)
+    assert verdict.method == "kto" and verdict.method_rule == "trainer-class"
+
+
+def test_failure_records_link_issue_method_and_framework():
+    thread = Thread("trl", 42, False, "GRPO loss is NaN", "", "open", created_at="2025-05-02T10:00:00Z")
+    verdict = classify_failure(thread.title, thread.body, MATCHER)
+    records = list(failure_records(thread, verdict))
+    node = next(r for r in records if isinstance(r, Node))
+    assert node.key == "trl#42/failure" and node.props["symptom"] == "nan-loss"
+    assert node.props["reported_date"] == "2025-05-02" and node.props["location"] == "trl#42 title"
+    edges = {(e.type, e.dst) for e in records if isinstance(e, Edge)}
+    assert edges == {
+        ("REPORTED_IN", ("Issue", "trl#42")),
+        ("AFFECTS", ("Framework", "trl")),
+        ("AFFECTS", ("Method", "grpo")),
+    }
