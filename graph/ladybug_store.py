@@ -14,18 +14,9 @@ from typing import Any
 import ladybug
 import pyarrow as pa
 
-from .records import Batch
-from .schema import META_LABEL, NODE_TYPES, REL_TYPES, SCHEMA_VERSION, NodeType, Prop
+from .records import ARROW_TYPES, EdgeTable, NodeTable, PreparedBatch
+from .schema import META_LABEL, NODE_TYPES, REL_TYPES, SCHEMA_VERSION, Prop
 from .store import QueryTimeout, ReadOnlyError, Store, StoreError, WriteError, WriteStats
-
-ARROW_TYPES = {
-    "STRING": pa.string(),
-    "INT64": pa.int64(),
-    "DOUBLE": pa.float64(),
-    "BOOL": pa.bool_(),
-    "DATE": pa.date32(),
-    "STRING[]": pa.list_(pa.string()),
-}
 
 
 def _columns(props: tuple[Prop, ...]) -> str:
@@ -46,16 +37,6 @@ def ladybug_ddl() -> list[str]:
         cols = f", {_columns(rel.all_props)}" if rel.all_props else ""
         statements.append(f"CREATE REL TABLE IF NOT EXISTS {rel.type}({ends}{cols})")
     return statements
-
-
-def _arrow(rows: list[dict[str, Any]], columns: dict[str, str]) -> pa.Table:
-    """A typed Arrow table; explicit types keep nulls and empty lists unambiguous."""
-    return pa.table(
-        {
-            name: pa.array([row.get(name) for row in rows], ARROW_TYPES[type_])
-            for name, type_ in columns.items()
-        }
-    )
 
 
 class LadybugStore(Store):
@@ -160,7 +141,7 @@ class LadybugStore(Store):
 
     # -- writing -----------------------------------------------------------
 
-    def _write_batch(self, batch: Batch) -> WriteStats:
+    def _write_batch(self, batch: PreparedBatch) -> WriteStats:
         if self._read_only:
             raise ReadOnlyError(f"{self.location} was opened read-only")
         conn = self._connection()
@@ -168,14 +149,14 @@ class LadybugStore(Store):
         conn.execute("BEGIN TRANSACTION")
         step = "nodes"
         try:
-            for label, rows in batch.nodes.items():
-                step = f"{label} nodes"
-                created, updated = self._upsert_nodes(conn, NODE_TYPES[label], rows)
+            for nodes in batch.nodes:
+                step = f"{nodes.label} nodes"
+                created, updated = self._upsert_nodes(conn, nodes)
                 stats.nodes_created += created
                 stats.nodes_updated += updated
-            for (rel_type, src_label, dst_label), pairs in batch.edges.items():
-                step = f"{rel_type} relationships {src_label}->{dst_label}"
-                created, updated = self._upsert_edges(conn, rel_type, src_label, dst_label, pairs)
+            for edges in batch.edges:
+                step = f"{edges.type} relationships {edges.src_label}->{edges.dst_label}"
+                created, updated = self._upsert_edges(conn, edges)
                 stats.edges_created += created
                 stats.edges_updated += updated
             conn.execute("COMMIT")
@@ -186,71 +167,83 @@ class LadybugStore(Store):
             self._drop_read_only()
         return stats
 
-    def _upsert_nodes(self, conn, spec: NodeType, rows: dict[str, dict]) -> tuple[int, int]:
-        types = spec.prop_types
-        fields = sorted({name for props in rows.values() for name in props})
-        found = self._existing(
-            conn,
-            f"LOAD FROM $keys MATCH (n:{spec.label} {{{spec.key}: k}}) RETURN k"
-            + "".join(f", n.{f}" for f in fields),
-            pa.table({"k": pa.array(list(rows), pa.string())}),
-            fields,
-        )
-        new = [{spec.key: key, **props} for key, props in rows.items() if key not in found]
+    def _upsert_nodes(self, conn, nodes: NodeTable) -> tuple[int, int]:
+        spec = NODE_TYPES[nodes.label]
+        match = f"MATCH (n:{spec.label} {{{spec.key}: k}})"
+        new, changed = self._update_stored(conn, match, "n", {"k": nodes.keys}, nodes.props)
         if new:
-            conn.execute(f"COPY {spec.label} FROM $rows", {"rows": _arrow(new, types)})
-        changed = [{"k": key, **props} for key, props in rows.items() if _differs(props, found.get(key))]
-        if changed:
-            self._set_changed(conn, f"MATCH (n:{spec.label} {{{spec.key}: k}})", "n", changed, types)
-        return len(new), len(changed)
+            keys = {spec.key: pa.array(nodes.keys, pa.string())}
+            table = full_width_table(spec.all_props, keys, nodes.props, new)
+            conn.execute(f"COPY {spec.label} FROM $rows", {"rows": table})
+        return len(new), changed
 
-    def _upsert_edges(self, conn, rel_type, src_label, dst_label, pairs) -> tuple[int, int]:
-        rel = REL_TYPES[rel_type]
-        types = rel.prop_types
-        src_key, dst_key = NODE_TYPES[src_label].key, NODE_TYPES[dst_label].key
-        match = f"MATCH (a:{src_label} {{{src_key}: s}})-[r:{rel_type}]->(b:{dst_label} {{{dst_key}: d}})"
-        fields = sorted({name for props in pairs.values() for name in props})
-        found = self._existing(
-            conn,
-            f"LOAD FROM $keys {match} RETURN s, d" + "".join(f", r.{f}" for f in fields),
-            pa.table(
-                {
-                    "s": pa.array([p[0] for p in pairs], pa.string()),
-                    "d": pa.array([p[1] for p in pairs], pa.string()),
-                }
-            ),
-            fields,
-            key_width=2,
+    def _upsert_edges(self, conn, edges: EdgeTable) -> tuple[int, int]:
+        rel = REL_TYPES[edges.type]
+        src_key, dst_key = NODE_TYPES[edges.src_label].key, NODE_TYPES[edges.dst_label].key
+        match = (
+            f"MATCH (a:{edges.src_label} {{{src_key}: s}})-[r:{edges.type}]->"
+            f"(b:{edges.dst_label} {{{dst_key}: d}})"
         )
-        new = [{"from": s, "to": d, **props} for (s, d), props in pairs.items() if (s, d) not in found]
+        key_columns = {"s": edges.src_keys, "d": edges.dst_keys}
+        new, changed = self._update_stored(conn, match, "r", key_columns, edges.props)
         if new:
-            rows = _arrow(new, {"from": "STRING", "to": "STRING", **types})
-            option = f" (from='{src_label}', to='{dst_label}')" if len(rel.endpoints) > 1 else ""
-            conn.execute(f"COPY {rel_type} FROM $rows{option}", {"rows": rows})
-        changed = [
-            {"s": s, "d": d, **props} for (s, d), props in pairs.items() if _differs(props, found.get((s, d)))
-        ]
-        if changed:
-            self._set_changed(conn, match, "r", changed, types)
-        return len(new), len(changed)
+            ends = {
+                "from": pa.array(edges.src_keys, pa.string()),
+                "to": pa.array(edges.dst_keys, pa.string()),
+            }
+            columns = (Prop("from"), Prop("to"), *rel.all_props)
+            table = full_width_table(columns, ends, edges.props, new)
+            option = f" (from='{edges.src_label}', to='{edges.dst_label}')" if len(rel.endpoints) > 1 else ""
+            conn.execute(f"COPY {edges.type} FROM $rows{option}", {"rows": table})
+        return len(new), changed
 
     @staticmethod
-    def _existing(conn, query: str, keys: pa.Table, fields: list[str], key_width: int = 1) -> dict:
-        """Stored values of `fields` for the keys that already exist."""
-        found = {}
-        for row in conn.execute(query, {"keys": keys}).get_all():
-            key = row[0] if key_width == 1 else tuple(row[:key_width])
-            found[key] = dict(zip(fields, row[key_width:], strict=True))
-        return found
+    def _update_stored(
+        conn, match: str, var: str, key_columns: dict, props: pa.Table
+    ) -> tuple[list[int], int]:
+        """Overwrite changed properties of records already stored, in the database.
 
-    @staticmethod
-    def _set_changed(conn, match: str, var: str, rows: list[dict], types: dict[str, str]) -> None:
-        """Overwrite changed properties; LOAD FROM binds each column as a variable."""
-        keys = {c: "STRING" for c in ("k", "s", "d") if c in rows[0]}
-        fields = sorted({name for row in rows for name in row} - set(keys))
-        changes = _arrow(rows, {**keys, **{f: types[f] for f in fields}})
-        sets = ", ".join(f"{var}.{f} = coalesce(`{f}`, {var}.{f})" for f in fields)
-        conn.execute(f"LOAD FROM $rows {match} SET {sets}", {"rows": changes})
+        Returns the positions of the records not stored yet, and how many changed.
+        Existence is checked on keys alone, so a fresh load builds no extra table;
+        the comparison runs in Ladybug over Arrow, so a re-run moves no rows through Python.
+        """
+        count = len(next(iter(key_columns.values())))
+        keys = pa.table(
+            {"i": pa.array(range(count), pa.int64())}
+            | {c: pa.array(values, pa.string()) for c, values in key_columns.items()}
+        )
+        stored = conn.execute(f"LOAD FROM $rows {match} RETURN i", {"rows": keys}).get_as_arrow()
+        stored = stored.column("i").to_pylist()
+        changed = 0
+        if stored and props.num_columns:
+            found = keys.take(stored)
+            for name in props.column_names:
+                found = found.append_column(name, props.column(name).take(stored))
+            fields = props.column_names
+            differs = " OR ".join(
+                f"(`{f}` IS NOT NULL AND ({var}.{f} IS NULL OR {var}.{f} <> `{f}`))" for f in fields
+            )
+            sets = ", ".join(f"{var}.{f} = coalesce(`{f}`, {var}.{f})" for f in fields)
+            result = conn.execute(
+                f"LOAD FROM $rows {match} WHERE {differs} SET {sets} RETURN count(*)", {"rows": found}
+            )
+            changed = result.get_all()[0][0]
+        stored_set = set(stored)
+        return [i for i in range(count) if i not in stored_set], changed
+
+
+def full_width_table(columns, given: dict[str, pa.Array], props: pa.Table, positions: list[int]) -> pa.Table:
+    """Every column of the table, in declared order, for the rows at `positions` (COPY wants all)."""
+    take = pa.array(positions, pa.int64())
+    out = {}
+    for prop in columns:
+        if prop.name in given:
+            out[prop.name] = given[prop.name].take(take)
+        elif prop.name in props.column_names:
+            out[prop.name] = props.column(prop.name).take(take)
+        else:
+            out[prop.name] = pa.nulls(len(positions), ARROW_TYPES[prop.type])
+    return pa.table(out)
 
 
 def _first_rows(result, limit: int) -> list[list[Any]]:
@@ -258,10 +251,6 @@ def _first_rows(result, limit: int) -> list[list[Any]]:
     while len(rows) < limit and result.has_next():
         rows.append(result.get_next())
     return rows
-
-
-def _differs(new: dict, stored: dict | None) -> bool:
-    return stored is not None and any(stored.get(name) != value for name, value in new.items())
 
 
 def _plain(value: Any) -> Any:

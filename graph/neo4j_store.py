@@ -17,7 +17,7 @@ from neo4j.graph import Node as NeoNode
 from neo4j.graph import Path as NeoPath
 from neo4j.graph import Relationship as NeoRelationship
 
-from .records import Batch
+from .records import PreparedBatch, rows_without_nulls
 from .schema import META_LABEL, NODE_TYPES, SCHEMA_VERSION
 from .store import QueryTimeout, ReadOnlyError, Store, StoreError, WriteError, WriteStats
 
@@ -115,26 +115,31 @@ class Neo4jStore(Store):
 
     # -- writing -----------------------------------------------------------
 
-    def _write_batch(self, batch: Batch) -> WriteStats:
+    def _write_batch(self, batch: PreparedBatch) -> WriteStats:
         statements = []
-        for label, rows in batch.nodes.items():
-            key = NODE_TYPES[label].key
+        for nodes in batch.nodes:
+            key = NODE_TYPES[nodes.label].key
+            props = rows_without_nulls(nodes.props, len(nodes.keys))
             statements.append(
                 (
-                    f"{label} nodes",
-                    f"UNWIND $rows AS row MERGE (n:{label} {{{key}: row.k}}) SET n += row.p",
-                    [{"k": k, "p": p} for k, p in rows.items()],
+                    f"{nodes.label} nodes",
+                    f"UNWIND $rows AS row MERGE (n:{nodes.label} {{{key}: row.k}}) SET n += row.p",
+                    [{"k": k, "p": p} for k, p in zip(nodes.keys, props, strict=True)],
                 )
             )
-        for (rel_type, src_label, dst_label), pairs in batch.edges.items():
-            src_key, dst_key = NODE_TYPES[src_label].key, NODE_TYPES[dst_label].key
+        for edges in batch.edges:
+            src_key, dst_key = NODE_TYPES[edges.src_label].key, NODE_TYPES[edges.dst_label].key
+            props = rows_without_nulls(edges.props, len(edges.src_keys))
             statements.append(
                 (
-                    f"{rel_type} relationships {src_label}->{dst_label}",
-                    f"UNWIND $rows AS row MATCH (a:{src_label} {{{src_key}: row.s}}) "
-                    f"MATCH (b:{dst_label} {{{dst_key}: row.d}}) "
-                    f"MERGE (a)-[r:{rel_type}]->(b) SET r += row.p",
-                    [{"s": s, "d": d, "p": p} for (s, d), p in pairs.items()],
+                    f"{edges.type} relationships {edges.src_label}->{edges.dst_label}",
+                    f"UNWIND $rows AS row MATCH (a:{edges.src_label} {{{src_key}: row.s}}) "
+                    f"MATCH (b:{edges.dst_label} {{{dst_key}: row.d}}) "
+                    f"MERGE (a)-[r:{edges.type}]->(b) SET r += row.p",
+                    [
+                        {"s": s, "d": d, "p": p}
+                        for s, d, p in zip(edges.src_keys, edges.dst_keys, props, strict=True)
+                    ],
                 )
             )
 

@@ -1,0 +1,36 @@
+# Two entry points for a fresh machine: `make run` and `make test`.
+# Both create the virtual environment they need on first use.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STORE  ?= uptake.lbug
+
+.PHONY: run test lint neo4j-start neo4j-stop clean
+
+$(BIN)/uptake: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	@touch $@
+
+# Build the graph on the embedded store from what Uptake ships, then show GRPO's family tree.
+run: $(BIN)/uptake
+	$(BIN)/uptake build --store $(STORE)
+	$(BIN)/uptake query method-lineage --param slug=grpo --store $(STORE)
+
+test: $(BIN)/uptake
+	$(BIN)/python -m pytest
+
+lint: $(BIN)/uptake
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+neo4j-start:
+	scripts/neo4j-local start
+
+neo4j-stop:
+	scripts/neo4j-local stop
+
+clean:
+	rm -rf $(STORE) .pytest_cache
