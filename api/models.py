@@ -1,0 +1,123 @@
+"""Public response and request models: what clients see, separate from stored records."""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, Field
+
+T = TypeVar("T")
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(description="stable machine-readable code, e.g. invalid_parameter, not_found")
+    message: str = Field(description="what went wrong, naming the parameter or resource")
+    detail: Any = None
+
+
+class ErrorResponse(BaseModel):
+    """Every 4xx and 5xx answer has this shape."""
+
+    error: ErrorBody
+
+
+class Page(BaseModel, Generic[T]):
+    """A list envelope: `count` is the total, `data` the page asked for with limit/offset."""
+
+    data: list[T]
+    count: int
+    limit: int
+    offset: int
+
+
+class GraphNode(BaseModel):
+    id: str = Field(description="Label:key, unique in the graph")
+    label: str
+    key: str
+    name: str | None = None
+    properties: dict[str, Any] = Field(default_factory=dict)
+
+
+class GraphRelationship(BaseModel):
+    id: str = Field(description="source id, type and target id")
+    type: str
+    source: str
+    target: str
+    properties: dict[str, Any] = Field(default_factory=dict)
+
+
+class Graph(BaseModel):
+    """Nodes and relationships a graph view can draw as they are."""
+
+    nodes: list[GraphNode] = Field(default_factory=list)
+    relationships: list[GraphRelationship] = Field(default_factory=list)
+
+
+class QueryParamInfo(BaseModel):
+    name: str
+    type: str = Field(description="STRING, INT64, DOUBLE, BOOL, DATE or STRING[]")
+    required: bool
+    default: Any = None
+    description: str = ""
+
+
+class QuerySummary(BaseModel):
+    name: str
+    description: str
+    parameters: list[QueryParamInfo]
+    returns: list[str]
+
+
+class QueryDetail(QuerySummary):
+    cypher: str
+    run_path: str = Field(description="GET this path with the parameters as query string")
+
+
+class Rows(BaseModel):
+    """Rows of a query with the graph they describe, paged with limit/offset."""
+
+    columns: list[str]
+    data: list[dict[str, Any]]
+    count: int = Field(description="rows the query returned (at most the row cap)")
+    limit: int
+    offset: int
+    truncated: bool = Field(description="the query had more rows than the row cap")
+    graph: Graph
+
+
+class Resource(BaseModel):
+    """One node with its properties and its neighbourhood as a drawable graph."""
+
+    node: dict[str, Any]
+    graph: Graph
+
+
+class RunQueryRequest(BaseModel):
+    params: dict[str, Any] = Field(default_factory=dict, description="parameter name -> value")
+
+
+class CypherRequest(BaseModel):
+    statement: str = Field(min_length=1, max_length=20_000, description="one read-only Cypher statement")
+    params: dict[str, Any] = Field(default_factory=dict, description="passed to the database as parameters")
+    timeout: float | None = Field(
+        default=None, gt=0, le=3600, description="seconds; capped by the server's own limit"
+    )
+
+
+class LoadRequest(BaseModel):
+    loader: str = Field(pattern=r"^[a-z][a-z0-9-]{0,40}$", description="a subcommand of `uptake load`")
+    args: list[str] = Field(default_factory=list, max_length=20, description="its arguments")
+
+
+class LoadJob(BaseModel):
+    id: str
+    loader: str
+    status: str = Field(description="running, succeeded or failed")
+    exit_code: int | None = None
+    output: str = ""
+
+
+class Health(BaseModel):
+    status: str
+    backend: str | None = None
+    store: str | None = None

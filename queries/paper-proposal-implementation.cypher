@@ -1,0 +1,10 @@
+// name: paper-proposal-implementation
+// description: From a paper to the methods it proposes and every framework commit that implements them, with the link's evidence.
+// param: arxiv_id STRING = "2402.03300" -- the paper's arXiv id
+// returns: paper, title, method, framework, commit, commit_date, days_after_paper, rule, confidence
+MATCH (p:Paper {arxiv_id: $arxiv_id})-[:PROPOSES]->(m:Method)
+OPTIONAL MATCH (m)<-[i:IMPLEMENTS]-(c:Commit)-[:PART_OF]->(f:Framework)
+RETURN p.arxiv_id AS paper, p.title AS title, m.slug AS method, f.slug AS framework, c.sha AS commit,
+       c.commit_date AS commit_date, c.commit_day - p.published_day AS days_after_paper,
+       i.rule AS rule, i.confidence AS confidence
+ORDER BY method, commit_date, commit

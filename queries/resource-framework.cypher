@@ -1,0 +1,6 @@
+// name: resource-framework
+// description: One framework with all its properties (the API's /frameworks/{slug}).
+// param: slug STRING = "trl" -- the framework's slug
+// returns: node
+MATCH (f:Framework {slug: $slug})
+RETURN f AS node
