@@ -185,7 +185,10 @@ def test_cypher_row_cap_and_timeout(store, monkeypatch):
     with make_client(store, monkeypatch, max_rows=5, query_timeout=0.5) as c:
         capped = c.post("/cypher", json={"statement": "UNWIND range(1, 100) AS x RETURN x"}).json()
         assert [r["x"] for r in capped["data"]] == [1, 2, 3, 4, 5] and capped["truncated"] is True
-        slow = "UNWIND range(1, 200000) AS a UNWIND range(1, 200000) AS b WITH a * b AS p WHERE p % 7 = 3 RETURN sum(p) AS n"
+        slow = (
+            "UNWIND range(1, 200000) AS a UNWIND range(1, 200000) AS b "
+            "WITH a * b AS p WHERE p % 7 = 3 RETURN sum(p) AS n"
+        )
         started = time.monotonic()
         assert_error(c.post("/cypher", json={"statement": slow, "timeout": 60}), 408, "query_timeout", "0.5")
         assert time.monotonic() - started < 20
