@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..graph.records import Node, Record
+from ..graph.records import Edge, Node, Record
 from ..graph.store import Store, WriteStats
 from .link.arxiv_ids import ArxivIdError, normalize_arxiv_id, year_month
 
@@ -431,6 +431,89 @@ class PaperAnalysis:
 
 
 Analyzer = Callable[[PaperRecord], PaperAnalysis]
+
+
+class PaperAnalyzer:
+    """Screening, the study's features, proposed methods and organisations of one paper.
+
+    Built once from the catalog's methods and organisations. A proposed method
+    the catalog does not know becomes a new Method node only when the paper
+    was screened as proposing a general method: otherwise the name is more
+    likely a system, benchmark or model.
+    """
+
+    def __init__(self, methods: Iterable = (), organizations: Iterable = ()):
+        from .link.paper_features import OrganizationMatcher
+        from .link.proposals import ProposalFinder
+
+        self._proposals = ProposalFinder(methods)
+        self._organizations = OrganizationMatcher(organizations)
+
+    def __call__(self, paper: PaperRecord) -> PaperAnalysis:
+        from .link.paper_features import extract_features
+        from .link.screening import screen_paper
+
+        screening = screen_paper(paper.title, paper.abstract)
+        features = extract_features(paper.title, paper.abstract, paper.comment)
+        orgs = self._organizations.find(paper.affiliations)
+        analysis = PaperAnalysis(
+            props={
+                "is_rl_llm": screening.is_rl_llm,
+                "is_general_method": screening.is_general_method,
+                "screening_confidence": screening.confidence,
+                "screening_reasons": screening.reasons(),
+                "max_policy_params_b": features.max_policy_params_b,
+                "loss_changes": list(features.loss_changes),
+                "changes_existing_loss": features.changes_existing_loss,
+                "code_url": features.code_url,
+                "organizations": [o.slug for o in orgs] or None,
+            }
+        )
+        key = ("Paper", paper.arxiv_id)
+        for org in orgs:
+            evidence = _evidence(
+                "affiliation", f"arXiv:{paper.arxiv_id} authors", org.words, "affiliation-name", 0.9
+            )
+            analysis.records.append(
+                Edge("AFFILIATED_WITH", key, ("Organization", org.slug), evidence, paper.origin)
+            )
+        for proposal in self._proposals.find(paper.arxiv_id, paper.title, paper.abstract):
+            if not proposal.known and not screening.is_general_method:
+                continue
+            if not proposal.known:
+                aliases = [a for a in (proposal.name, proposal.long_name) if a]
+                props = {
+                    "name": proposal.name,
+                    "aliases": aliases,
+                    "arxiv_id": paper.arxiv_id,
+                    "origin": "extracted",
+                }
+                analysis.records.append(Node("Method", proposal.slug, props, paper.origin))
+            location = f"arXiv:{paper.arxiv_id} {proposal.field}"
+            evidence = _evidence(proposal.field, location, proposal.text, proposal.rule, proposal.confidence)
+            analysis.records.append(Edge("PROPOSES", key, ("Method", proposal.slug), evidence, paper.origin))
+        return analysis
+
+
+def _evidence(kind: str, location: str, identifier: str, rule: str, confidence: float) -> dict[str, Any]:
+    return {
+        "source_kind": kind,
+        "location": location,
+        "identifier": identifier,
+        "rule": rule,
+        "confidence": round(confidence, 3),
+    }
+
+
+def catalog_analyzer() -> PaperAnalyzer:
+    """An analyzer over the shipped catalog; without a readable catalog, screening and features only."""
+    try:
+        from .catalog import read_catalog
+
+        catalog = read_catalog()
+    except (ImportError, ValueError, OSError):
+        return PaperAnalyzer()
+    return PaperAnalyzer(catalog.methods.values(), catalog.organizations.values())
 
 
 def paper_node(paper: PaperRecord, extra: dict[str, Any] | None = None) -> Node:
