@@ -1,0 +1,457 @@
+"""The method catalog: hand-curated methods, frameworks and organisations.
+
+The catalog is the first thing a build loads, so the graph knows the named
+methods (with their lineage and the identifiers frameworks use for them), the
+frameworks and who maintains them before any paper or commit arrives. The data
+lives in JSON Lines files beside this module so that every error can name the
+file, the line and the field. The whole catalog is validated before a single
+record is written: a malformed row leaves a stored graph exactly as it was.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..graph.records import Edge, Node, Record, prepare_batch
+from ..graph.store import Store, WriteStats
+
+DATA_FOLDER = Path(__file__).resolve().parent / "data"
+METHODS_FILE = "methods.jsonl"
+FRAMEWORKS_FILE = "frameworks.jsonl"
+ORGANIZATIONS_FILE = "organizations.jsonl"
+
+CHANGES = ("coefficient", "clip", "mask", "weight", "advantage", "sampling", "other")
+FAMILIES = ("policy-gradient", "preference", "reward-model", "distillation", "other")
+ORGANIZATION_KINDS = ("company", "lab", "university", "community")
+
+_SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_REPO = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$")
+# New-style arXiv ids: four-digit serials until 1412, five from 1501 on.
+_ARXIV = re.compile(r"^(?P<yy>\d{2})(?P<mm>\d{2})\.(?P<serial>\d{4,5})$")
+
+
+@dataclass(frozen=True)
+class MethodEntry:
+    slug: str
+    name: str
+    aliases: tuple[str, ...]
+    arxiv_id: str | None
+    paper_title: str | None
+    parent: str | None
+    change: str | None
+    change_detail: str
+    family: str
+    ambiguous_aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FrameworkEntry:
+    slug: str
+    name: str
+    repo: str
+    organization: str
+    license: str
+    language: str
+    default_branch: str
+    first_commit_date: str
+    supports: tuple[tuple[str, str], ...] = ()  # (method slug, evidence path at head)
+
+
+@dataclass(frozen=True)
+class OrganizationEntry:
+    slug: str
+    name: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class Catalog:
+    methods: dict[str, MethodEntry]
+    frameworks: dict[str, FrameworkEntry]
+    organizations: dict[str, OrganizationEntry]
+
+
+class CatalogError(ValueError):
+    """A catalog row is malformed; the message names the file, the line and the field."""
+
+
+# --- reading rows -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Row:
+    file: str
+    line: int
+    data: dict[str, Any]
+
+    def fail(self, field: str, problem: str) -> CatalogError:
+        return CatalogError(f"{self.file} line {self.line}: field {field!r}: {problem}")
+
+
+def _read_rows(folder: Path, name: str) -> list[_Row]:
+    path = folder / name
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CatalogError(f"{name}: file not found in {folder}") from None
+    except UnicodeDecodeError as exc:
+        raise CatalogError(f"{name}: not UTF-8 ({exc.reason})") from None
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CatalogError(f"{name} line {number}: not valid JSON ({exc.msg})") from None
+        if not isinstance(data, dict):
+            raise CatalogError(f"{name} line {number}: a row must be a JSON object")
+        rows.append(_Row(name, number, data))
+    return rows
+
+
+def _check_fields(row: _Row, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
+    """Every required field present, nothing unknown (a misspelt field would otherwise vanish)."""
+    for name in required:
+        if name not in row.data:
+            raise row.fail(name, "missing")
+    for name in row.data:
+        if name not in required and name not in optional:
+            raise row.fail(name, "unknown field")
+
+
+def _text(row: _Row, field: str, *, nullable: bool = False) -> str | None:
+    value = row.data.get(field)
+    if value is None and nullable:
+        return None
+    if not isinstance(value, str):
+        expected = "a string or null" if nullable else "a string"
+        raise row.fail(field, f"must be {expected}, got {value!r}")
+    if not value.strip() or value != value.strip():
+        raise row.fail(field, f"must be non-empty text without surrounding spaces, got {value!r}")
+    return value
+
+
+def _slug(row: _Row, field: str, *, nullable: bool = False) -> str | None:
+    value = _text(row, field, nullable=nullable)
+    if value is not None and not _SLUG.match(value):
+        raise row.fail(field, f"{value!r} is not a slug (lowercase words joined by '-')")
+    return value
+
+
+def _choice(row: _Row, field: str, allowed: tuple[str, ...], *, nullable: bool = False) -> str | None:
+    value = _text(row, field, nullable=nullable)
+    if value is not None and value not in allowed:
+        raise row.fail(field, f"{value!r} is not one of {', '.join(allowed)}")
+    return value
+
+
+def _texts(row: _Row, field: str, *, min_items: int = 0) -> tuple[str, ...]:
+    value = row.data.get(field, [])
+    if not isinstance(value, list):
+        raise row.fail(field, f"must be a list of strings, got {value!r}")
+    items = []
+    for item in value:
+        if not isinstance(item, str) or not item.strip() or item != item.strip():
+            raise row.fail(field, f"items must be non-empty strings without surrounding spaces, got {item!r}")
+        if item in items:
+            raise row.fail(field, f"{item!r} is listed twice")
+        items.append(item)
+    if len(items) < min_items:
+        raise row.fail(field, f"needs at least {min_items} item(s)")
+    return tuple(items)
+
+
+def _arxiv_id(row: _Row, field: str) -> str | None:
+    value = _text(row, field, nullable=True)
+    if value is None:
+        return None
+    m = _ARXIV.match(value)
+    if not m or not 1 <= int(m["mm"]) <= 12:
+        raise row.fail(field, f"{value!r} is not a new-style arXiv id (YYMM.NNNNN, no version)")
+    five_digits = (int(m["yy"]), int(m["mm"])) >= (15, 1)
+    if five_digits != (len(m["serial"]) == 5):
+        raise row.fail(field, f"{value!r}: ids from 1501 on have five digits after the dot, earlier four")
+    return value
+
+
+def _iso_date(row: _Row, field: str) -> str:
+    value = _text(row, field)
+    try:
+        dt.datetime.fromisoformat(value)
+    except ValueError:
+        raise row.fail(field, f"{value!r} is not an ISO date or timestamp") from None
+    return value
+
+
+# --- one entry per row ------------------------------------------------------
+
+_METHOD_FIELDS = ("slug", "name", "aliases", "arxiv_id", "paper_title", "parent", "change", "change_detail")
+
+
+def _method(row: _Row) -> MethodEntry:
+    _check_fields(row, _METHOD_FIELDS + ("family",), ("ambiguous_aliases",))
+    aliases = _texts(row, "aliases", min_items=1)
+    ambiguous = _texts(row, "ambiguous_aliases")
+    for alias in ambiguous:
+        if alias not in aliases:
+            raise row.fail("ambiguous_aliases", f"{alias!r} is not one of the row's aliases")
+    entry = MethodEntry(
+        slug=_slug(row, "slug"),
+        name=_text(row, "name"),
+        aliases=aliases,
+        arxiv_id=_arxiv_id(row, "arxiv_id"),
+        paper_title=_text(row, "paper_title", nullable=True),
+        parent=_slug(row, "parent", nullable=True),
+        change=_choice(row, "change", CHANGES, nullable=True),
+        change_detail=_text(row, "change_detail"),
+        family=_choice(row, "family", FAMILIES),
+        ambiguous_aliases=ambiguous,
+    )
+    if entry.arxiv_id and not entry.paper_title:
+        raise row.fail("paper_title", "required when arxiv_id is given")
+    if (entry.parent is None) != (entry.change is None):
+        raise row.fail("change", "must be given exactly when parent is given")
+    if entry.parent == entry.slug:
+        raise row.fail("parent", "a method cannot extend itself")
+    return entry
+
+
+def _framework(row: _Row) -> FrameworkEntry:
+    fields = ("slug", "name", "repo", "organization", "license", "language", "default_branch")
+    _check_fields(row, fields + ("first_commit_date",), ("supports",))
+    repo = _text(row, "repo")
+    if not _REPO.match(repo):
+        raise row.fail("repo", f"{repo!r} is not owner/name")
+    return FrameworkEntry(
+        slug=_slug(row, "slug"),
+        name=_text(row, "name"),
+        repo=repo,
+        organization=_slug(row, "organization"),
+        license=_text(row, "license"),
+        language=_text(row, "language"),
+        default_branch=_text(row, "default_branch"),
+        first_commit_date=_iso_date(row, "first_commit_date"),
+        supports=_supports(row),
+    )
+
+
+def _supports(row: _Row) -> tuple[tuple[str, str], ...]:
+    value = row.data.get("supports", [])
+    if not isinstance(value, list):
+        raise row.fail("supports", "must be a list of {method, evidence} objects")
+    pairs: list[tuple[str, str]] = []
+    for item in value:
+        if not isinstance(item, dict) or set(item) != {"method", "evidence"}:
+            raise row.fail("supports", f"items must be {{method, evidence}} objects, got {item!r}")
+        method, evidence = item["method"], item["evidence"]
+        if not isinstance(method, str) or not _SLUG.match(method):
+            raise row.fail("supports", f"method {method!r} is not a slug")
+        if not isinstance(evidence, str) or not evidence or evidence.startswith("/"):
+            raise row.fail("supports", f"evidence for {method!r} must be a path inside the repository")
+        if any(m == method for m, _ in pairs):
+            raise row.fail("supports", f"method {method!r} is listed twice")
+        pairs.append((method, evidence))
+    return tuple(pairs)
+
+
+def _organization(row: _Row) -> OrganizationEntry:
+    _check_fields(row, ("slug", "name", "kind"))
+    return OrganizationEntry(
+        slug=_slug(row, "slug"),
+        name=_text(row, "name"),
+        kind=_choice(row, "kind", ORGANIZATION_KINDS),
+    )
+
+
+# --- the whole catalog ------------------------------------------------------
+
+
+def _entries(rows: list[_Row], build: Callable[[_Row], Any]) -> tuple[dict[str, Any], dict[str, _Row]]:
+    """Entries by slug, and the row each came from (for errors found across rows)."""
+    entries: dict[str, Any] = {}
+    origins: dict[str, _Row] = {}
+    for row in rows:
+        entry = build(row)
+        if entry.slug in entries:
+            first = origins[entry.slug].line
+            raise row.fail("slug", f"{entry.slug!r} already defined on line {first}")
+        entries[entry.slug] = entry
+        origins[entry.slug] = row
+    return entries, origins
+
+
+def _check_lineage(methods: dict[str, MethodEntry], origins: dict[str, _Row]) -> None:
+    for slug, method in methods.items():
+        if method.parent is not None and method.parent not in methods:
+            raise origins[slug].fail("parent", f"unknown method {method.parent!r}")
+    for slug in methods:
+        seen = [slug]
+        parent = methods[slug].parent
+        while parent is not None:
+            if parent in seen:
+                cycle = " -> ".join(seen + [parent])
+                raise origins[slug].fail("parent", f"lineage loops: {cycle}")
+            seen.append(parent)
+            parent = methods[parent].parent
+
+
+def _check_aliases(methods: dict[str, MethodEntry], origins: dict[str, _Row]) -> None:
+    """An alias may name two methods only if every method listing it marks it ambiguous.
+
+    Compared case-insensitively, because the linker matches aliases that way.
+    """
+    owners: dict[str, str] = {}
+    for slug, method in methods.items():
+        for alias in method.aliases:
+            key = alias.casefold()
+            other = owners.get(key)
+            if other is None:
+                owners[key] = slug
+                continue
+            if other == slug:
+                continue  # display and code spellings of one method ("PPO", "ppo")
+            both_ambiguous = _is_ambiguous(methods[other], key) and _is_ambiguous(method, key)
+            if not both_ambiguous:
+                raise origins[slug].fail(
+                    "aliases",
+                    f"{alias!r} is also an alias of {other!r}; list it in ambiguous_aliases of both",
+                )
+
+
+def _is_ambiguous(method: MethodEntry, key: str) -> bool:
+    return any(a.casefold() == key for a in method.ambiguous_aliases)
+
+
+def _check_papers(methods: dict[str, MethodEntry], origins: dict[str, _Row]) -> None:
+    """Methods sharing a proposing paper must agree on its title."""
+    titles: dict[str, str] = {}
+    for slug, method in methods.items():
+        if method.arxiv_id is None:
+            continue
+        known = titles.setdefault(method.arxiv_id, method.paper_title)
+        if known != method.paper_title:
+            raise origins[slug].fail("paper_title", f"{method.arxiv_id} is titled {known!r} on another row")
+
+
+def _check_frameworks(
+    catalog: Catalog, origins: dict[str, _Row], org_names: dict[str, OrganizationEntry]
+) -> None:
+    for slug, framework in catalog.frameworks.items():
+        row = origins[slug]
+        if framework.organization not in org_names:
+            raise row.fail("organization", f"unknown organization {framework.organization!r}")
+        for method, _ in framework.supports:
+            if method not in catalog.methods:
+                raise row.fail("supports", f"unknown method {method!r}")
+
+
+def read_catalog(folder: Path | None = None) -> Catalog:
+    """Read and validate the catalog; the default is the packaged data folder."""
+    folder = Path(folder) if folder is not None else DATA_FOLDER
+    organizations, _ = _entries(_read_rows(folder, ORGANIZATIONS_FILE), _organization)
+    methods, method_rows = _entries(_read_rows(folder, METHODS_FILE), _method)
+    frameworks, framework_rows = _entries(_read_rows(folder, FRAMEWORKS_FILE), _framework)
+    _check_lineage(methods, method_rows)
+    _check_aliases(methods, method_rows)
+    _check_papers(methods, method_rows)
+    catalog = Catalog(methods, frameworks, organizations)
+    _check_frameworks(catalog, framework_rows, organizations)
+    return catalog
+
+
+# --- records ----------------------------------------------------------------
+
+
+def _evidence(source_kind: str, location: str, identifier: str | None) -> dict[str, Any]:
+    return {
+        "source_kind": source_kind,
+        "location": location,
+        "identifier": identifier,
+        "rule": "catalog",
+        "confidence": 1.0,
+    }
+
+
+def catalog_records(catalog: Catalog) -> Iterator[Record]:
+    """Nodes and edges for the catalog, parents and endpoints before the edges that use them."""
+    for org in catalog.organizations.values():
+        yield Node(
+            "Organization", org.slug, {"name": org.name, "kind": org.kind}, f"{ORGANIZATIONS_FILE} {org.slug}"
+        )
+    for method in catalog.methods.values():
+        origin = f"{METHODS_FILE} {method.slug}"
+        yield Node(
+            "Method",
+            method.slug,
+            {
+                "name": method.name,
+                "aliases": list(method.aliases),
+                "ambiguous_aliases": list(method.ambiguous_aliases),
+                "arxiv_id": method.arxiv_id,
+                "family": method.family,
+                "loss_change": method.change,
+                "description": method.change_detail,
+                "origin": "catalog",
+            },
+            origin,
+        )
+        if method.arxiv_id is not None:
+            yield Node("Paper", method.arxiv_id, {"title": method.paper_title}, origin)
+            yield Edge(
+                "PROPOSES",
+                ("Paper", method.arxiv_id),
+                ("Method", method.slug),
+                _evidence("catalog", METHODS_FILE, method.arxiv_id),
+                origin,
+            )
+    for method in catalog.methods.values():
+        if method.parent is not None:
+            yield Edge(
+                "EXTENDS",
+                ("Method", method.slug),
+                ("Method", method.parent),
+                {"change": method.change, "detail": method.change_detail},
+                f"{METHODS_FILE} {method.slug}",
+            )
+    for framework in catalog.frameworks.values():
+        origin = f"{FRAMEWORKS_FILE} {framework.slug}"
+        organization = catalog.organizations[framework.organization]
+        yield Node(
+            "Framework",
+            framework.slug,
+            {
+                "name": framework.name,
+                "repo": framework.repo,
+                "license": framework.license,
+                "language": framework.language,
+                "default_branch": framework.default_branch,
+                "first_commit_date": framework.first_commit_date,
+                "maintainer": organization.name,
+            },
+            origin,
+        )
+        yield Edge(
+            "MAINTAINED_BY", ("Framework", framework.slug), ("Organization", organization.slug), {}, origin
+        )
+        for method, path in framework.supports:
+            yield Edge(
+                "SUPPORTS",
+                ("Framework", framework.slug),
+                ("Method", method),
+                _evidence("framework-docs", path, None),
+                origin,
+            )
+
+
+def load_catalog(store: Store, folder: Path | None = None) -> WriteStats:
+    """Validate the whole catalog, then write it in one batch (all of it or none of it)."""
+    records = list(catalog_records(read_catalog(folder)))
+    prepare_batch(records)  # schema check of every record before the store sees any
+    return store.write_all(records, batch_size=max(len(records), 1))
