@@ -1,0 +1,88 @@
+"""Every stored query runs unchanged (or through its override) on Ladybug and Neo4j and gives the same rows.
+
+One fixture graph is written to both stores; each query runs with its
+defaults and with the extra parameter sets in query_samples.json. Rows are
+compared as sets of normalised rows (ORDER BY ties and the order of
+collected lists are engine-specific).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+from conftest import neo4j_store
+from study_fixture import study_records
+from uptake.graph.store import open_store
+from uptake.queries import load_queries
+
+SAMPLES = json.loads((Path(__file__).parent / "query_samples.json").read_text())
+CASES = [
+    pytest.param(name, values, id=f"{name}[{i}]")
+    for name in load_queries()
+    for i, values in enumerate([{}, *SAMPLES.get(name, [])])
+]
+
+
+@pytest.fixture(scope="module")
+def stores(tmp_path_factory):
+    ladybug = open_store(str(tmp_path_factory.mktemp("both") / "graph.lbug"))
+    ladybug.init()
+    ladybug.write(study_records())
+    try:
+        neo4j = neo4j_store()
+    except pytest.skip.Exception as skipped:
+        neo4j, reason = None, str(skipped)
+    else:
+        neo4j.reset()
+        neo4j.init()
+        neo4j.write(study_records())
+        reason = ""
+    yield ladybug, neo4j, reason
+    ladybug.close()
+    if neo4j is not None:
+        neo4j.close()
+
+
+def normalise(value):
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, float):
+        return round(value, 6)
+    if isinstance(value, dict):
+        return {k: normalise(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return sorted((normalise(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
+    return value
+
+
+def rows_of(store, name: str, values: dict) -> list[str]:
+    query = load_queries()[name]
+    rows = store.read(query.cypher_for(store.backend), query.bind(values))
+    return sorted(json.dumps(normalise(row), sort_keys=True) for row in rows)
+
+
+def test_samples_name_real_queries_and_parameters():
+    queries = load_queries()
+    for name, sets in SAMPLES.items():
+        if name.startswith("_"):
+            continue
+        assert name in queries, f"query_samples.json: no stored query {name!r}"
+        for values in sets:
+            queries[name].bind(values)  # raises naming the parameter
+
+
+@pytest.mark.parametrize(("name", "values"), CASES)
+def test_query_gives_the_same_rows_on_both_backends(stores, name, values):
+    ladybug, neo4j, reason = stores
+    query = load_queries()[name]
+    expected = rows_of(ladybug, name, values)
+    for row in expected[:1]:
+        assert set(json.loads(row)) == set(query.returns), (
+            f"{name}: header 'returns' does not match the columns"
+        )
+    if neo4j is None:
+        pytest.skip(f"ran on Ladybug only: {reason}")
+    assert rows_of(neo4j, name, values) == expected
