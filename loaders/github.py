@@ -481,7 +481,12 @@ def build_threads(framework: str, raw: RawThreads) -> list[Thread]:
     threads = []
     for number in sorted(set(issues) | set(pulls)):
         issue, pull = issues.get(number, {}), pulls.get(number, {})
-        base = {**pull, **issue}  # the issues list has labels and comment counts
+        # The later copy wins for shared fields; labels and comment counts come from the issues list.
+        newer_pull = (pull.get("updated_at") or "") >= (issue.get("updated_at") or "")
+        base = {**issue, **pull} if newer_pull else {**pull, **issue}
+        for field_name in ("labels", "comments"):
+            if field_name in issue:
+                base[field_name] = issue[field_name]
         is_pr = bool(pull) or "pull_request" in issue
         merged_at = pull.get("merged_at") or (issue.get("pull_request") or {}).get("merged_at")
         thread_comments = sorted(comments.get(number, []), key=lambda c: c.get("created_at") or "")
@@ -612,7 +617,13 @@ def fixes_from_git(framework: str, repo: str, git_dir: Path, threads: Iterable[T
 
 # -- loading into a store ------------------------------------------------------
 
-DEFAULT_CACHE = Path(".cache") / "github"
+
+def default_cache_root() -> Path:
+    """$UPTAKE_CACHE/github, else the XDG cache folder, beside the git miner's clones."""
+    base = os.environ.get("UPTAKE_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "uptake"
+    )
+    return Path(base) / "github"
 
 
 @dataclass
@@ -631,8 +642,8 @@ class GitHubLoad:
         return f"{self.framework}: {self.threads} threads linked{got}; {self.written}"
 
 
-def cache_folder(repo: str, cache_root: Path = DEFAULT_CACHE) -> Path:
-    return Path(cache_root) / repo.replace("/", "+")
+def cache_folder(repo: str, cache_root: Path | None = None) -> Path:
+    return Path(cache_root or default_cache_root()) / repo.replace("/", "+")
 
 
 def load_github(
@@ -643,7 +654,7 @@ def load_github(
     *,
     api_url: str = DEFAULT_API_URL,
     dump: Path | None = None,
-    cache_root: Path = DEFAULT_CACHE,
+    cache_root: Path | None = None,
     token: str | None = None,
     git_dir: Path | None = None,
     max_wait: float = 900.0,
