@@ -26,7 +26,10 @@ _SIZE = re.compile(
 _NAMED_SIZE = re.compile(r"(?<=[A-Za-z0-9.]-)(?P<num>\d+(?:\.\d+)?)(?P<unit>[BbTt])(?![\w])")
 # Sizes that are not the trained policy.
 _NOT_POLICY_AFTER = re.compile(
-    r"^\s*(?:tokens?|samples|examples|words|of (?:tokens|data|text))", re.IGNORECASE
+    r"^\s*(?:tokens?|samples|examples|words|of (?:tokens|data|text))|"
+    r"^[\s-]*(?:parameters?\s+|params\s+|dense\s+|MoE\s+)?(?:generative\s+)?(?:reward models?|judges?|"
+    r"verifiers?|teachers?|graders?|PRMs?|ORMs?)\b",
+    re.IGNORECASE,
 )
 _NOT_POLICY_BEFORE = re.compile(
     r"(?:reward model|judge|verifier|teacher|grader|critic model|PRM|ORM)\W+(?:\w+\W+){0,2}$|-A$",
@@ -89,7 +92,7 @@ def policy_sizes(text: str) -> list[tuple[float, str]]:
             if unit in ("t", "b") and pattern is _SIZE and not m.group("num2"):
                 # Lower-case b/t after a bare number is rarely a size ("3 b", "5t"): require a model name.
                 continue
-            if _NOT_POLICY_AFTER.search(text[m.end() : m.end() + 20]):
+            if _NOT_POLICY_AFTER.search(text[m.end() : m.end() + 40]):
                 continue
             if _NOT_POLICY_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
                 continue

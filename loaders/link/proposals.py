@@ -75,7 +75,9 @@ _LONG_WITH_ACRONYM = re.compile(
     rf"\((?P<name>{_NAME})\)"
 )
 _PROPOSE = re.compile(
-    r"\b(?:we|this (?:paper|work))\s+(?:propose|introduce|present|develop|call|name|term)s?\b", re.IGNORECASE
+    r"\b(?:we|this (?:paper|work))\s+(?:(?:also|further|then|first|additionally)\s+)?"
+    r"(?:propose|introduce|present|develop|call|name|term)s?\b",
+    re.IGNORECASE,
 )
 # After the verb, the name comes before any of these: "a clipping rule for GSPO" proposes no GSPO.
 _CLAUSE_END = re.compile(

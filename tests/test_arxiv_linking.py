@@ -1,0 +1,144 @@
+"""Proposed methods and per-paper features: pure functions on composed text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from uptake.loaders.link.paper_features import OrganizationMatcher, extract_features, policy_sizes
+from uptake.loaders.link.proposals import ProposalFinder, looks_like_method_name
+
+
+@dataclass(frozen=True)
+class Method:
+    slug: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    arxiv_id: str | None = None
+    ambiguous_aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Org:
+    slug: str
+    name: str
+    kind: str = "company"
+
+
+METHODS = [
+    Method("ppo", "PPO", ("PPO", "ppo", "PPOTrainer"), "1707.06347"),
+    Method("grpo", "GRPO", ("GRPO", "grpo"), "2402.03300"),
+    Method("dapo", "DAPO", ("DAPO", "dapo", "clip_ratio_high"), "2503.14476"),
+    Method("dr-grpo", "Dr. GRPO", ("Dr. GRPO", "DrGRPO", "dr_grpo"), "2503.20783"),
+    Method("gspo", "GSPO", ("GSPO", "gspo"), "2507.18071"),
+    Method("prime", "PRIME", ("PRIME", "prime"), "2502.01456", ("PRIME", "prime")),
+    Method("sapo", "SAPO", ("SAPO", "sapo"), "2511.20347", ("SAPO", "sapo")),
+    Method("orpo", "ORPO", ("ORPO", "orpo", "ORPOTrainer"), "2403.07691"),
+    Method("reinforce-pp", "REINFORCE++", ("REINFORCE++", "reinforce_plus_plus"), "2501.03262"),
+]
+FINDER = ProposalFinder(METHODS)
+
+
+def _found(title: str, abstract: str = "", arxiv_id: str | None = None) -> list[tuple[str, bool, str]]:
+    return [(p.slug, p.known, p.rule) for p in FINDER.find(arxiv_id, title, abstract)]
+
+
+def test_the_catalog_paper_proposes_its_method():
+    assert _found("An Open-Source System at Scale", "", "2503.14476") == [("dapo", True, "catalog-arxiv-id")]
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract", "expected"),
+    [
+        ("GSPO: Sequence Ratios", "", [("gspo", True, "title-name")]),
+        ("Dr. GRPO: Understanding Zero Training", "", [("dr-grpo", True, "title-name")]),
+        ("Sequence Policy Optimization (GSPO) for MoE", "", [("gspo", True, "title-acronym")]),
+        (
+            "A Title",
+            "We propose PRIME, a method with implicit process rewards.",
+            [("prime", True, "we-propose")],
+        ),
+        ("A Title", "We introduce REINFORCE++, an enhanced variant.", [("reinforce-pp", True, "we-propose")]),
+        (
+            "A Title",
+            "We propose a simple method called TreeRL for credit.",
+            [("treerl", False, "we-propose")],
+        ),
+        ("A Title", "SPARK, a new reweighting rule for policy gradient.", [("spark", False, "apposition")]),
+        ("C3PO++: Rollouts at Scale", "", [("c3po-pp", False, "title-name")]),
+    ],
+)
+def test_proposed_names_are_found_and_matched_to_the_catalog(title, abstract, expected):
+    assert _found(title, abstract) == expected
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "This is a prime example of reward hacking; we propose a new objective.",  # PRIME as a word
+        "We report results with sapo as the reference solver.",  # SAPO lower case, other meaning
+        "We propose an ORPO-like objective that needs no reference model.",  # a family, not the method
+        "We propose a new clipping rule for GSPO that improves stability.",  # builds on GSPO
+        "We compare against PPO, GRPO and DAPO under equal compute.",  # mentions only
+        "Building on Proximal Policy Optimization (PPO), we study clipping.",  # cites PPO
+        "We propose to replace the PPOTrainer loop with a leaner one.",  # PPO inside an identifier
+    ],
+)
+def test_mentions_common_words_and_longer_words_are_not_proposals(abstract):
+    assert _found("A Neutral Title", abstract) == []
+
+
+def test_ppo_inside_other_names_is_a_different_method():
+    assert _found("A Title", "We propose MAPPO, a multi-agent variant.") == [("mappo", False, "we-propose")]
+    assert not looks_like_method_name("ORPO-like") and not looks_like_method_name("LLMs")
+
+
+@pytest.mark.parametrize(
+    ("text", "largest"),
+    [
+        ("We train Qwen2.5-7B and Qwen2.5-72B with our method.", 72.0),
+        ("Experiments on a 671B MoE model and a 32B dense model.", 671.0),
+        ("Scaling to Qwen3-235B-A22B shows the same trend.", 235.0),
+        ("A 1T-parameter model trained on 15T tokens.", 1000.0),
+        ("We train an 8 billion parameter policy with a 70B reward model.", 8.0),
+        ("Llama-3.1-8B-Instruct improves by 5 points.", 8.0),
+        ("We use 2B tokens of math data and no model size is given.", None),
+    ],
+)
+def test_largest_trained_policy_size(text, largest):
+    assert extract_features("T", text).max_policy_params_b == largest
+
+
+def test_sizes_record_the_words_they_came_from():
+    assert {w for _, w in policy_sizes("On DeepSeek-V3-671B.")} == {"671B"}
+
+
+def test_loss_changes_and_whether_an_existing_loss_is_changed():
+    f = extract_features(
+        "Asymmetric Clipping",
+        "We raise the upper clip bound of the PPO surrogate and mask truncated responses, "
+        "with a token weighting scheme.",
+    )
+    assert f.loss_changes == ("clip", "mask", "weight") and f.changes_existing_loss
+    new = extract_features("A New Objective", "We derive a new objective from game theory.")
+    assert new.loss_changes == () and not new.changes_existing_loss
+
+
+def test_code_url_from_abstract_or_comment():
+    assert extract_features("T", "Code: https://github.com/example/proj.").code_url == (
+        "https://github.com/example/proj"
+    )
+    assert extract_features("T", "no link", "Project at https://huggingface.co/org/model").code_url == (
+        "https://huggingface.co/org/model"
+    )
+    assert extract_features("T", "no link").code_url is None
+
+
+def test_organisations_in_affiliations():
+    matcher = OrganizationMatcher(
+        [Org("bytedance", "ByteDance"), Org("nvidia", "NVIDIA"), Org("meta", "Meta")]
+    )
+    found = matcher.find(
+        ["ByteDance Seed, Beijing", "Nvidia Corporation", "Metallurgy Dept., Some University"]
+    )
+    assert [(o.slug, o.words) for o in found] == [("bytedance", "ByteDance"), ("nvidia", "Nvidia")]
