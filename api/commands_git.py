@@ -1,7 +1,140 @@
-"""CLI commands of the git loaders (`uptake load git` and friends)."""
+"""CLI commands of the git loaders: `uptake load git`, `uptake update`, `uptake release ...`."""
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .display import progress_bar
+
+StoreOption = Annotated[
+    str | None, typer.Option("--store", "-s", help="Ladybug directory or bolt:// / neo4j:// URI")
+]
+WorkersOption = Annotated[
+    int | None, typer.Option("--workers", help="processes; default: the number of cores")
+]
+
+
+def _catalog(fail):
+    from ..loaders.catalog import CatalogError, read_catalog
+
+    try:
+        return read_catalog()
+    except CatalogError as exc:
+        fail(str(exc))
+
+
+def _framework(catalog, name: str, fail):
+    entry = catalog.frameworks.get(name) or catalog.frameworks.get(name.lower().replace("_", "-"))
+    if entry is None:
+        fail(f"unknown framework {name!r}; known: {', '.join(sorted(catalog.frameworks))}")
+    return entry
+
+
+def _mine(store, entry, repo: Path | None, methods, workers, fail, fetch: bool) -> None:
+    from ..loaders.git import GitError, clone_or_fetch, mine_framework
+
+    try:
+        path = repo if repo is not None else (clone_or_fetch(entry.repo) if fetch else None)
+        with progress_bar(f"mining {entry.slug}") as advance:
+            result = mine_framework(store, entry.slug, path, methods, workers=workers, progress=advance)
+    except GitError as exc:
+        fail(f"{entry.slug}: {exc}")
+    typer.echo(result.summary())
 
 
 def register(app, load_app, connect, fail) -> None:
     """Add this area's commands; `connect(store)` opens a store, `fail(msg)` exits with an error."""
+
+    @load_app.command("git")
+    def load_git(
+        framework: Annotated[str, typer.Option("--framework", help="a catalog framework slug, e.g. trl")],
+        repo: Annotated[
+            Path | None,
+            typer.Option("--repo", help="a local clone or bare repository; default: clone or fetch"),
+        ] = None,
+        store: StoreOption = None,
+        workers: WorkersOption = None,
+    ) -> None:
+        """Mine one framework's git history (new commits only after the first run)."""
+        catalog = _catalog(fail)
+        entry = _framework(catalog, framework, fail)
+        with connect(store) as s:
+            _mine(s, entry, repo, list(catalog.methods.values()), workers, fail, fetch=True)
+
+    @app.command("update")
+    def update(
+        store: StoreOption = None,
+        framework: Annotated[
+            list[str] | None, typer.Option("--framework", help="only these frameworks (repeatable)")
+        ] = None,
+        workers: WorkersOption = None,
+    ) -> None:
+        """Fetch every catalog framework, mine new commits and link them (incremental)."""
+        catalog = _catalog(fail)
+        entries = (
+            [_framework(catalog, f, fail) for f in framework]
+            if framework
+            else list(catalog.frameworks.values())
+        )
+        methods = list(catalog.methods.values())
+        with connect(store) as s:
+            for entry in entries:
+                _mine(s, entry, None, methods, workers, fail, fetch=True)
+
+    release_app = typer.Typer(help="The data release of mined git facts (data/git).", no_args_is_help=True)
+    app.add_typer(release_app, name="release")
+
+    @release_app.command("build")
+    def release_build(
+        mirrors: Annotated[
+            Path | None,
+            typer.Option(
+                "--mirrors", help="folder of fetched repositories; default: clone or fetch into the cache"
+            ),
+        ] = None,
+        out: Annotated[Path | None, typer.Option("--out", help="release folder; default data/git")] = None,
+        framework: Annotated[
+            list[str] | None, typer.Option("--framework", help="only these (repeatable)")
+        ] = None,
+        workers: WorkersOption = None,
+    ) -> None:
+        """Mine every catalog framework's full history and write the data release files."""
+        from ..loaders.git import GitError, clone_or_fetch, mine_repository
+        from ..loaders.release import find_repository, write_release
+
+        catalog = _catalog(fail)
+        entries = (
+            [_framework(catalog, f, fail) for f in framework]
+            if framework
+            else list(catalog.frameworks.values())
+        )
+        methods = list(catalog.methods.values())
+        facts = []
+        for entry in entries:
+            try:
+                path = find_repository(mirrors, entry.repo) if mirrors else clone_or_fetch(entry.repo)
+                facts.append(mine_repository(entry.slug, path, methods, workers))
+            except (GitError, FileNotFoundError) as exc:
+                fail(f"{entry.slug}: {exc}")
+            typer.echo(f"{entry.slug}: {len(facts[-1].commits)} commits mined", err=True)
+        counts = write_release(facts, out)
+        typer.echo(", ".join(f"{name}: {n}" for name, n in counts.items()))
+
+    @release_app.command("load")
+    def release_load(
+        store: StoreOption = None,
+        folder: Annotated[Path | None, typer.Option("--folder", help="default: the shipped data/git")] = None,
+    ) -> None:
+        """Load the data release into a store (load the catalog first)."""
+        from ..loaders.release import ReleaseError, load_data_release
+
+        with connect(store) as s:
+            try:
+                with progress_bar("git data release") as advance:
+                    stats = load_data_release(s, folder, advance)
+            except ReleaseError as exc:
+                fail(str(exc))
+            typer.echo(f"git data release: {stats}")

@@ -234,7 +234,12 @@ def iter_records(stream: Iterable[bytes]) -> Iterator[str]:
 
 
 def _log_command(git_dir: Path | str, excludes: tuple[str, ...] = ()) -> list[str]:
-    pathspec = ["--", ".", *(f":(exclude,literal){p}" for p in excludes)] if excludes else []
+    # With a pathspec, git drops commits that do not touch it unless told to keep every commit.
+    pathspec = (
+        ["--full-history", "--sparse", "--", ".", *(f":(exclude,literal){p}" for p in excludes)]
+        if excludes
+        else []
+    )
     return [
         "git", "--git-dir", str(git_dir), "-c", "core.quotePath=false", "-c", "diff.renameLimit=2000",
         "log", "--no-walk=unsorted", "--stdin", "-p", "-U0", "-M", "--no-color", "--no-ext-diff",
@@ -593,3 +598,46 @@ def _revert_records(git_dir: Path, framework: str, reverts: dict[str, str]) -> I
         full = _git(git_dir, "rev-parse", "--verify", "--quiet", f"{target}^{{commit}}", check=False).strip()
         if full:
             yield Node("Commit", full, {"excluded": f"reverted by {revert_sha}"}, f"{framework} revert")
+
+
+# --- one framework without a store (the data release, benchmarks) --------------------------------
+
+
+@dataclass
+class RepositoryFacts:
+    framework: str
+    head: str
+    commits: list[MinedCommit]  # diffs dropped: messages, paths, counts, links
+    tags: list[Tag]
+    first_release: dict[str, str]  # commit sha -> tag name
+    excluded: dict[str, str]  # commit sha -> why it never counts (reverted by ...)
+
+
+def mine_repository(
+    framework: str, repo_path: str | Path, methods: list, workers: int | None = None
+) -> RepositoryFacts:
+    """The whole history of one repository, mined and linked, with releases and reverts."""
+    git_dir = resolve_repository(repo_path)
+    head = _git(git_dir, "rev-parse", "HEAD").strip()
+    shas = _git(git_dir, "rev-list", "--reverse", head).split()
+    commits: list[MinedCommit] = []
+    for _, mined in mine_commits([(str(git_dir), shas)], methods, workers):
+        commits.extend(mined)
+    for c in commits:
+        c.message = c.subject  # keep the subject only: bodies are not needed after linking
+    on_head = set(shas)
+    tags = list_tags(git_dir)
+    first_release: dict[str, str] = {}
+    for tag, tag_shas in first_releases(git_dir, tags):
+        for sha in tag_shas:
+            if sha in on_head:
+                first_release.setdefault(sha, tag.name)
+    reverts = {
+        c.sha: c.reverts or _revert_target_by_subject(git_dir, c.subject, c.sha)
+        for c in commits
+        if c.reverts is not None
+    }
+    excluded = {
+        n.key: n.props["excluded"] for n in _revert_records(git_dir, framework, reverts) if n.key in on_head
+    }
+    return RepositoryFacts(framework, head, commits, tags, first_release, excluded)

@@ -278,7 +278,7 @@ class CommitLinker:
                     _keep(best, code_words[alias.slug])
                 continue
             _keep(best, Link(IMPLEMENTS, "Method", alias.slug, "diff", location,
-                             identifier if alias.kind != "setting" else line[s:].strip()[:80], rule,
+                             identifier if alias.kind != "setting" else alias.alias, rule,
                              confidence))  # fmt: skip
 
     @staticmethod

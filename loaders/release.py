@@ -1,0 +1,215 @@
+"""The data release: what the git miner found, as small, sorted JSON Lines files in `data/git/`.
+
+Only derived facts are kept (no copied text): for each framework the mined head, its releases,
+the commits that implement or mention a catalog method or cite a paper (sha, dates, PR number,
+first release, line counts) and the links themselves (evidence path:line, matched identifier,
+rule, confidence). Loading it gives a new user the tracker offline; `uptake update` refreshes
+the same facts from live repositories.
+
+    commits.jsonl   one linked commit per line
+    links.jsonl     one IMPLEMENTS / MENTIONS link per line
+    releases.jsonl  one tag per line
+    heads.jsonl     one mined framework per line
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from ..graph.records import Edge, Node, Record
+from ..graph.store import Store, WriteStats
+from .git import RepositoryFacts, iso_seconds
+
+DATA_FOLDER = Path(__file__).resolve().parent.parent / "data" / "git"
+FILES = ("heads.jsonl", "releases.jsonl", "commits.jsonl", "links.jsonl")
+
+
+class ReleaseError(ValueError):
+    """A data release file is missing or malformed; the message names the file, line and field."""
+
+
+# --- writing -------------------------------------------------------------------------------------
+
+
+def release_rows(facts: RepositoryFacts) -> dict[str, list[dict[str, Any]]]:
+    """The rows one mined repository contributes to each file (pure)."""
+    fw = facts.framework
+    linked = [c for c in facts.commits if c.links]
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in FILES}
+    rows["heads.jsonl"].append({"framework": fw, "head": facts.head, "commits": len(facts.commits)})
+    for tag in facts.tags:
+        rows["releases.jsonl"].append(
+            {"framework": fw, "tag": tag.name, "date": tag.date, "commit": tag.commit}
+        )
+    for c in linked:
+        rows["commits.jsonl"].append(
+            {
+                "framework": fw,
+                "sha": c.sha,
+                "author_date": c.author_date,
+                "commit_date": c.commit_date,
+                "pr_number": c.pr_number,
+                "files_changed": len(c.files),
+                "insertions": sum(f.added for f in c.files),
+                "deletions": sum(f.deleted for f in c.files),
+                "is_merge": len(c.parents) > 1,
+                "first_release": facts.first_release.get(c.sha),
+                "excluded": facts.excluded.get(c.sha),
+            }
+        )
+        for link in c.links:
+            rows["links.jsonl"].append(
+                {
+                    "sha": c.sha,
+                    "rel": link.rel,
+                    "label": link.label,
+                    "key": link.key,
+                    "source_kind": link.source_kind,
+                    "location": link.location,
+                    "identifier": link.identifier,
+                    "rule": link.rule,
+                    "confidence": link.confidence,
+                }
+            )
+    return rows
+
+
+_SORT_KEYS = {
+    "heads.jsonl": ("framework",),
+    "releases.jsonl": ("framework", "date", "tag"),
+    "commits.jsonl": ("framework", "commit_date", "sha"),
+    "links.jsonl": ("sha", "label", "key", "rel"),
+}
+
+
+def write_release(all_facts: Iterable[RepositoryFacts], folder: Path | None = None) -> dict[str, int]:
+    """Write (replace) the release files; sorted and byte-for-byte deterministic."""
+    folder = Path(folder) if folder else DATA_FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    merged: dict[str, list[dict[str, Any]]] = {name: [] for name in FILES}
+    for facts in all_facts:
+        for name, rows in release_rows(facts).items():
+            merged[name].extend(rows)
+    counts = {}
+    for name, rows in merged.items():
+        keys = _SORT_KEYS[name]
+        rows.sort(key=lambda r: tuple(str(r.get(k)) for k in keys))
+        tmp = folder / (name + ".tmp")
+        with tmp.open("w", encoding="utf-8") as out:
+            for row in rows:
+                out.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
+        tmp.replace(folder / name)  # a half-written file never replaces a good one
+        counts[name] = len(rows)
+    return counts
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+def _rows(folder: Path, name: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, Any]]]:
+    path = folder / name
+    if not path.exists():
+        raise ReleaseError(f"{path}: data release file not found; build it with `uptake release build`")
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ReleaseError(f"{name} line {number}: not JSON ({exc.msg})") from None
+            for field in required:
+                if row.get(field) in (None, ""):
+                    raise ReleaseError(f"{name} line {number}: field {field!r} is missing")
+            yield number, row
+
+
+def release_records(folder: Path | None = None) -> list[Record]:
+    """Every record of the data release, fully read and checked before any is written."""
+    folder = Path(folder) if folder else DATA_FOLDER
+    records: list[Record] = []
+    framework_of: dict[str, str] = {}
+    release_ids: dict[tuple[str, str], str] = {}
+    for n, r in _rows(folder, "releases.jsonl", ("framework", "tag", "date", "commit")):
+        rid = f"{r['framework']}/{r['tag']}"
+        release_ids[(r["framework"], r["tag"])] = rid
+        origin = f"releases.jsonl:{n}"
+        records.append(
+            Node(
+                "Release",
+                rid,
+                {
+                    "framework": r["framework"],
+                    "tag": r["tag"],
+                    "release_date": r["date"][:10],
+                    "commit_sha": r["commit"],
+                },
+                origin,
+            )  # fmt: skip
+        )
+        records.append(Edge("PART_OF", ("Release", rid), ("Framework", r["framework"]), {}, origin))
+    for n, r in _rows(folder, "commits.jsonl", ("framework", "sha", "commit_date")):
+        origin = f"commits.jsonl:{n}"
+        framework_of[r["sha"]] = r["framework"]
+        props = {
+            "framework": r["framework"],
+            "author_date": (r.get("author_date") or "")[:10] or None,
+            "commit_date": r["commit_date"][:10],
+            "committed_at": r["commit_date"],
+            "commit_ts": iso_seconds(r["commit_date"]),
+            "pr_number": r.get("pr_number"),
+            "files_changed": r.get("files_changed"),
+            "insertions": r.get("insertions"),
+            "deletions": r.get("deletions"),
+            "is_merge": r.get("is_merge"),
+            "excluded": r.get("excluded"),
+        }
+        records.append(Node("Commit", r["sha"], props, origin))
+        records.append(Edge("PART_OF", ("Commit", r["sha"]), ("Framework", r["framework"]), {}, origin))
+        if r.get("first_release"):
+            rid = release_ids.get((r["framework"], r["first_release"]))
+            if rid is None:
+                raise ReleaseError(
+                    f"commits.jsonl line {n}: release {r['first_release']!r} is not in releases.jsonl"
+                )
+            records.append(Edge("RELEASED_IN", ("Commit", r["sha"]), ("Release", rid), {}, origin))
+    for n, r in _rows(folder, "links.jsonl", ("sha", "rel", "label", "key")):
+        if r["sha"] not in framework_of:
+            raise ReleaseError(f"links.jsonl line {n}: commit {r['sha']} is not in commits.jsonl")
+        props = {k: r.get(k) for k in ("source_kind", "location", "identifier", "rule", "confidence")}
+        records.append(
+            Edge(r["rel"], ("Commit", r["sha"]), (r["label"], r["key"]), props, f"links.jsonl:{n}")
+        )
+    return records
+
+
+def load_data_release(
+    store: Store, folder: Path | None = None, progress: Callable[[int], None] | None = None
+) -> WriteStats:
+    """Build step: the shipped git facts into `store` (after the catalog, so methods exist).
+
+    Every file is read and checked first; a malformed release writes nothing."""
+    from ..graph.records import prepare_batch
+
+    records = release_records(folder)
+    prepare_batch(records)  # schema check of everything before the first write
+    return store.write_all(records, progress=progress)
+
+
+def find_repository(mirrors: Path, repo: str) -> Path:
+    """A fetched copy of `owner/name` in a folder of mirrors, in any of the usual layouts."""
+    owner, name = repo.split("/")
+    mirrors = Path(mirrors)
+    for candidate in (
+        mirrors / f"{owner}+{name}" / "repo",
+        mirrors / f"{owner}+{name}.git",
+        mirrors / f"{owner}+{name}",
+        mirrors / owner / name,
+        mirrors / name,
+    ):
+        if candidate.exists():
+            return candidate
+    raise FileNotFoundError(f"no copy of {repo} under {mirrors}")

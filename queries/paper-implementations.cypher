@@ -1,0 +1,18 @@
+// name: paper-implementations
+// description: For a paper, the first commit in each framework that implements a method it proposes, with its pull request, first release and the days from the paper to the commit.
+// param: arxiv_id STRING = "2402.03300" -- the paper's arXiv id (no version)
+// returns: framework, method, commit, commit_date, pr_number, release, release_date, days_after_paper, evidence, identifier, rule, confidence
+MATCH (m:Method)
+WHERE m.arxiv_id = $arxiv_id
+MATCH (c:Commit)-[:IMPLEMENTS]->(m)
+WHERE c.excluded IS NULL
+WITH m, c.framework AS framework, min(c.commit_ts) AS first_ts
+MATCH (f:Commit)-[i:IMPLEMENTS]->(m)
+WHERE f.framework = framework AND f.commit_ts = first_ts AND f.excluded IS NULL
+OPTIONAL MATCH (f)-[:RELEASED_IN]->(r:Release)
+OPTIONAL MATCH (p:Paper)
+WHERE p.arxiv_id = $arxiv_id
+RETURN framework, m.slug AS method, f.sha AS commit, f.commit_date AS commit_date, f.pr_number AS pr_number,
+       r.tag AS release, r.release_date AS release_date, f.commit_day - p.published_day AS days_after_paper,
+       i.location AS evidence, i.identifier AS identifier, i.rule AS rule, i.confidence AS confidence
+ORDER BY commit_date, framework, method
