@@ -56,11 +56,15 @@ def run_build(store: Store, *, offline: bool = True, progress=None) -> dict[str,
         if function is None:
             typer.echo(f"skipped {step.name}: not available in this version")
             continue
-        if progress is None:
-            stats = function(store)
-        else:
-            with progress(step.name) as advance:
-                stats = function(store, progress=advance) if _takes_progress(function) else function(store)
+        try:
+            if progress is None:
+                stats = function(store)
+            else:
+                with progress(step.name) as advance:
+                    stats = function(store, progress=advance) if _takes_progress(function) else function(store)
+        except FileNotFoundError as exc:
+            typer.echo(f"skipped {step.name}: {exc}")
+            continue
         results[step.name] = stats
         typer.echo(f"{step.name}: {stats}")
     return results

@@ -60,3 +60,19 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"the shared data folder is not beside the repository ({SHARED_DATA})")
     return SHARED_DATA
+
+
+@pytest.fixture(params=BACKENDS)
+def store_target(request, tmp_path, monkeypatch) -> str:
+    """Where a command should point: a fresh Ladybug path, or the emptied test Neo4j.
+
+    For Neo4j the credentials are put in the environment, as a user would.
+    """
+    if request.param == "ladybug":
+        return str(tmp_path / "target.lbug")
+    neo4j = neo4j_store()
+    neo4j.reset()
+    neo4j.close()
+    monkeypatch.setenv("NEO4J_USER", NEO4J_USER)
+    monkeypatch.setenv("NEO4J_PASSWORD", NEO4J_PASSWORD)
+    return NEO4J_URI
