@@ -13,7 +13,7 @@ import typer
 
 from ..graph.store import StoreError, open_store
 from ..queries import QueryError, load_queries, parse_params
-from . import commands_arxiv, commands_git, commands_github
+from . import commands_arxiv, commands_git, commands_github, commands_serve
 from .display import print_rows, progress_bar
 
 app = typer.Typer(
@@ -158,6 +158,7 @@ def cypher(
 commands_git.register(app, load_app, connect, fail)
 commands_arxiv.register(app, load_app, connect, fail)
 commands_github.register(app, load_app, connect, fail)
+commands_serve.register(app, load_app, connect, fail)
 
 
 def main() -> None:
