@@ -32,7 +32,6 @@ from ..graph.records import Edge, Node, Record
 from ..graph.store import Store, WriteStats
 from .link.arxiv_ids import ArxivIdError, normalize_arxiv_id, year_month
 
-DEFAULT_CACHE = Path(".cache") / "arxiv"
 DEFAULT_API_URL = "https://export.arxiv.org/api/query?{}"
 DEFAULT_CATEGORIES = ("cs.LG", "cs.CL", "cs.AI")
 DEFAULT_KEYWORDS = ("reinforcement learning", "policy optimization", "RLHF", "RLVR", "GRPO", "PPO")
@@ -43,6 +42,14 @@ _NS = {
     "arxiv": "http://arxiv.org/schemas/atom",
     "opensearch": "http://a9.com/-/spec/opensearch/1.1/",
 }
+
+
+def default_cache() -> Path:
+    """$UPTAKE_CACHE/arxiv, else the XDG cache folder: where every Uptake loader keeps raw responses."""
+    base = os.environ.get("UPTAKE_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "uptake"
+    )
+    return Path(base) / "arxiv"
 
 
 class ArxivLoadError(ValueError):
@@ -302,7 +309,7 @@ class ArxivFetcher:
 
     def __init__(
         self,
-        cache_dir: str | Path = DEFAULT_CACHE,
+        cache_dir: str | Path | None = None,
         *,
         api_url: str = DEFAULT_API_URL,
         page_size: int = 100,
@@ -312,7 +319,7 @@ class ArxivFetcher:
     ):
         import arxiv  # imported here so offline loading works without the package's import cost
 
-        self.cache_dir = Path(cache_dir)
+        self.cache_dir = Path(cache_dir) if cache_dir else default_cache()
         self.responses = self.cache_dir / "responses"
         self.responses.mkdir(parents=True, exist_ok=True)
         self._state_path = self.cache_dir / "state.json"
@@ -578,45 +585,61 @@ def load_papers(
 
 
 @dataclass
-class OfflineLoad:
-    """What `load_papers_offline` did and what it had to skip, in words a user can act on."""
+class OfflineLoad(WriteStats):
+    """What `load_papers_offline` wrote, from which inputs, and what it skipped, in words to act on."""
 
-    stats: WriteStats = field(default_factory=WriteStats)
     sources: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        wrote = (
+            f"{self.nodes_created} nodes created, {self.nodes_updated} updated, "
+            f"{self.edges_created} relationships created, {self.edges_updated} updated"
+        )
+        parts = [f"{wrote} from {'; '.join(self.sources)}" if self.sources else "nothing loaded"]
+        return ". ".join(parts + self.skipped)
+
+
+def _env_paths(name: str) -> list[str]:
+    return [p for p in os.environ.get(name, "").split(os.pathsep) if p]
 
 
 def load_papers_offline(
     store: Store,
     *,
-    snapshots: Iterable[str | Path] = (),
-    atom_dirs: Iterable[str | Path] = (),
-    cache_dir: str | Path | None = DEFAULT_CACHE,
+    snapshots: Iterable[str | Path] | None = None,
+    atom_dirs: Iterable[str | Path] | None = None,
+    cache_dir: str | Path | None = "default",
     analyze: Analyzer | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> OfflineLoad:
-    """The build step: every offline input there is (snapshots, Atom folders, the fetcher's cache).
+    """The build step: every offline input there is, screened and linked against the catalog.
 
-    With none of them it writes nothing and says so in `skipped`.
+    Inputs: `snapshots` (default $UPTAKE_ARXIV_SNAPSHOT, paths separated like
+    PATH), `atom_dirs` (default $UPTAKE_ARXIV_ATOM) and the fetcher's cache of
+    API responses. With none of them it writes nothing and says so.
     """
+    snapshots = _env_paths("UPTAKE_ARXIV_SNAPSHOT") if snapshots is None else list(snapshots)
+    atom_dirs = _env_paths("UPTAKE_ARXIV_ATOM") if atom_dirs is None else list(atom_dirs)
+    cache = default_cache() if cache_dir == "default" else (Path(cache_dir) if cache_dir else None)
     result = OfflineLoad()
     inputs: list[tuple[str, Callable[[], Iterator[PaperRecord]]]] = []
     for snapshot in snapshots:
         inputs.append((f"snapshot {snapshot}", lambda s=snapshot: read_snapshot(s)))
     for directory in atom_dirs:
         inputs.append((f"Atom responses in {directory}", lambda d=directory: read_atom_dir(d)))
-    cached = Path(cache_dir) / "responses" if cache_dir else None
+    cached = cache / "responses" if cache else None
     if cached and cached.is_dir() and any(cached.iterdir()):
         inputs.append((f"cached API responses in {cached}", lambda: read_atom_dir(cached)))
-    elif cache_dir:
-        result.skipped.append(f"no cached arXiv API responses in {cached}")
     if not inputs:
         result.skipped.append(
-            "arXiv papers skipped: no snapshot, no saved Atom responses and no cache "
-            "(give `uptake load arxiv --snapshot FILE` or `--atom DIR`, or fetch with --ids/--query online)"
+            "arXiv papers skipped: no snapshot ($UPTAKE_ARXIV_SNAPSHOT), no saved Atom responses "
+            f"($UPTAKE_ARXIV_ATOM) and no cached API responses{f' in {cached}' if cached else ''}; "
+            "load some with `uptake load arxiv --snapshot FILE | --atom DIR | --ids ... | --query ...`"
         )
         return result
+    analyze = analyze or catalog_analyzer()
     for name, read in inputs:
-        result.stats += load_papers(store, read(), analyze, progress=progress)
+        result += load_papers(store, read(), analyze, progress=progress)
         result.sources.append(name)
     return result

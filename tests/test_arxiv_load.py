@@ -129,13 +129,14 @@ def test_a_malformed_atom_file_is_named_and_earlier_files_stay(store, tmp_path):
 
 
 def test_offline_build_step_says_what_it_skipped(store, tmp_path):
-    result = load_papers_offline(store, cache_dir=tmp_path / "no-cache")
+    result = load_papers_offline(store, snapshots=[], atom_dirs=[], cache_dir=tmp_path / "no-cache")
     assert result.sources == []
     assert any("skipped" in message for message in result.skipped)
+    assert "nothing loaded" in str(result) and "--snapshot FILE" in str(result)
     assert store.counts()["Paper"] == 0
 
     saved = tmp_path / "atom"
     saved.mkdir()
     (saved / "p.atom").write_bytes(atom_feed([_atom_paper("2504.01001", 3)]))
-    result = load_papers_offline(store, atom_dirs=[saved], cache_dir=None)
-    assert result.sources == [f"Atom responses in {saved}"] and result.stats.nodes_created == 1
+    result = load_papers_offline(store, snapshots=[], atom_dirs=[saved], cache_dir=None)
+    assert result.sources == [f"Atom responses in {saved}"] and result.nodes_created == 1
