@@ -81,6 +81,15 @@ def db_reset(
         typer.echo(f"emptied {s.location}")
 
 
+@db_app.command("schema")
+def db_schema() -> None:
+    """Print the schema (labels, keys, properties, relationships) as Markdown."""
+    from ..graph.schema import SCHEMA_VERSION, schema_markdown
+
+    typer.echo(f"Schema version {SCHEMA_VERSION}\n")
+    typer.echo(schema_markdown())
+
+
 @load_app.command("catalog")
 def load_catalog_command(store: StoreOption = None) -> None:
     """The method and framework catalog shipped with Uptake."""

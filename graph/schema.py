@@ -300,3 +300,17 @@ REL_TYPES: dict[str, RelType] = {
 
 # The store's own bookkeeping, kept out of user-facing counts.
 META_LABEL = "UptakeMeta"
+
+
+def schema_markdown() -> str:
+    """The schema as Markdown tables, for ARCHITECTURE.md and `uptake db schema`."""
+    lines = ["| label | key | properties |", "| --- | --- | --- |"]
+    for node in NODE_TYPES.values():
+        props = ", ".join(f"{p.name} {p.type}" for p in node.all_props[1:])
+        lines.append(f"| {node.label} | {node.key} | {props} |")
+    lines += ["", "| relationship | from → to | properties |", "| --- | --- | --- |"]
+    for rel in REL_TYPES.values():
+        ends = ", ".join(f"{a} → {b}" for a, b in rel.endpoints)
+        props = ", ".join(f"{p.name} {p.type}" for p in rel.all_props) or "—"
+        lines.append(f"| {rel.type} | {ends} | {props} |")
+    return "\n".join(lines) + "\n"
