@@ -52,7 +52,7 @@ _REVERTS_SHA = re.compile(r"This reverts commit ([0-9a-f]{7,40})", re.IGNORECASE
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)", re.MULTILINE)
 _URL_TOKEN = re.compile(r"https?://\S+|arxiv:\S+", re.IGNORECASE)
 _KEY_ACCESS = re.compile(r"(?:[\w\])]\[|\.(?:get|pop|setdefault)\()\s*$")
-_KEY_AFTER = re.compile(r"\s*:|\s+(?:not\s+)?in\s")  # {"token_mask": ...}, "x" in batch
+_KEY_AFTER = re.compile(r"\s*:\s*\S|\s+(?:not\s+)?in\s")  # {"token_mask": ...}, "x" in batch
 _TYPE_ANNOTATION = re.compile(r"\s*:\s*(?:bool|int|float|str|Optional|Literal|list|dict|tuple)\b")
 
 CATEGORIES = ("code", "test", "doc", "example", "other")
@@ -252,7 +252,8 @@ class CommitLinker:
             line_start, line = _line_at(text, hit.start)
             if not line.startswith("+"):
                 continue
-            s, e = hit.start - line_start, hit.end - line_start
+            line = line[1:]  # the added text, without the diff's `+`
+            s, e = hit.start - line_start - 1, hit.end - line_start - 1
             alias = hit.alias
             ambiguous = self.index.is_ambiguous(alias)
             location = f"{f.path}:{_line_number(text, line_start)}"

@@ -43,7 +43,9 @@ class MethodMatcher:
 
     def __init__(self, methods: Iterable):
         self._entries: list[tuple[re.Pattern, str, str, bool]] = []
+        self._spellings: dict[str, set[str]] = {}
         for method in methods:
+            self._spellings[method.slug] = {method.name, *method.aliases}
             ambiguous = {a.lower() for a in getattr(method, "ambiguous_aliases", ())}
             for alias in {method.name, *method.aliases}:
                 if len(alias) < 2:
@@ -87,9 +89,9 @@ class MethodMatcher:
                     found[slug] = match
         return sorted(found.values(), key=lambda match: match.start)
 
-    @staticmethod
-    def _judge(text: str, m: re.Match, slug: str, alias: str, ambiguous: bool) -> MethodMatch | None:
-        exact = m.group(0) == alias
+    def _judge(self, text: str, m: re.Match, slug: str, alias: str, ambiguous: bool) -> MethodMatch | None:
+        # Exact when the text is spelled like any of the method's names, not only this alias.
+        exact = m.group(0) == alias or m.group(0) in self._spellings.get(slug, ())
         if not ambiguous:
             rule, confidence = ("alias-exact", 0.9) if exact else ("alias-ci", 0.75)
             return MethodMatch(slug, alias, m.group(0), m.start(), rule, confidence)

@@ -1,0 +1,146 @@
+"""IMPLEMENTS versus MENTIONS, per rule and per guard, on small crafted diffs."""
+
+from __future__ import annotations
+
+import pytest
+from git_history import METHODS
+from uptake.loaders.link.commits import (
+    IMPLEMENTS,
+    MENTIONS,
+    CommitLinker,
+    FileDiff,
+    path_category,
+    reverted_sha,
+)
+
+LINKER = CommitLinker(METHODS)
+
+
+def added(path: str, *lines: str, status: str = "M", start: int = 10) -> FileDiff:
+    text = f"@@ -0,0 +{start},{len(lines)} @@\n" + "\n".join("+" + line for line in lines)
+    return FileDiff(path, status, None, len(lines), 0, False, text)
+
+
+def links(message: str, *files: FileDiff) -> dict[tuple[str, str], object]:
+    return {(lk.label, lk.key): lk for lk in LINKER.link(message, list(files)).links}
+
+
+@pytest.mark.parametrize(
+    ("diff", "method", "rule"),
+    [
+        (added("fw/grpo.py", "class GRPOTrainer(Base):"), "grpo", "class-def"),
+        (added("fw/trainers/grpo_trainer.py", "x = 1", status="A"), "grpo", "new-file"),
+        (added("fw/config.py", "    epsilon_high: float = 0.28"), "dapo", "option-name"),
+        (added("fw/loss.py", '    if self.loss_type == "ipo":'), "ipo", "option-value"),
+        (added("fw/cli.py", '    parser.add_argument("--ipo", action="store_true")'), "ipo", "option-flag"),
+        (added("fw/config/ppo.yaml", "  adv_estimator: grpo"), "grpo", "config-value"),
+        (added("fw/loss.py", '    if self.loss_type == "dapo":'), "dapo", "setting"),
+        (added("fw/grpo.py", '        if self.scale_rewards in ["batch", "none"]:'), "lite-ppo", "setting"),
+        (added("fw/loss.py", "    def __init__(self, beta: float, ipo: bool = False):"), "ipo", "definition"),
+        (added("recipe/prime/main.py", "x = 1", status="A"), "prime", "new-file"),
+    ],
+)
+def test_implementation_rules(diff, method, rule):
+    link = links("Some change", diff)[("Method", method)]
+    assert (link.rel, link.rule) == (IMPLEMENTS, rule)
+    assert link.location.startswith(diff.path + ":")
+
+
+def test_evidence_points_at_the_added_line():
+    diff = FileDiff(
+        "fw/config.py", "M", None, 2, 1, False,
+        "@@ -3 +3,2 @@\n-old = 1\n+new = 1\n+epsilon_high = 0.2\n@@ -40,0 +41 @@\n+x = 1",
+    )  # fmt: skip
+    link = links("", diff)[("Method", "dapo")]
+    assert (link.location, link.identifier) == ("fw/config.py:4", "epsilon_high")
+
+
+@pytest.mark.parametrize(
+    ("diff", "method", "rule"),
+    [
+        (added("docs/grpo.md", "Use `GRPOTrainer` for GRPO."), "grpo", "doc-mention"),
+        (added("README.md", "We support DAPO via epsilon_high."), "dapo", "doc-mention"),
+        (
+            added("tests/test_loss.py", '    cfg = Config(loss_type="dapo", epsilon_high=0.3)'),
+            "dapo",
+            "test-mention",
+        ),
+        (added("examples/train_grpo.py", "trainer = GRPOTrainer(model)"), "grpo", "example-mention"),
+        (added("fw/loss.py", "    # like epsilon_high in DAPO"), "dapo", "code-comment"),
+        (added("fw/loss.py", 'x = 1  # see https://example.org/grpo_trainer "grpo"'), "grpo", "code-comment"),
+    ],
+)
+def test_mentions_never_implement(diff, method, rule):
+    link = links("Change", diff)[("Method", method)]
+    assert (link.rel, link.rule) == (MENTIONS, rule)
+
+
+def test_guards_against_false_matches():
+    found = links(
+        "Sign the release",
+        added("docker/install.sh", "RUN gpg --keyserver keys.example.org --recv-keys ABC"),  # GnuPG
+        added("third_party/lib/kto_trainer.py", "class KTOTrainer:", status="A"),  # vendored
+        added(
+            "fw/data.py",
+            '    mask = batch["token_mask"]',
+            '    if "token_mask" in batch:',
+            '    {"token_mask": m}',
+        ),
+        added("fw/names.py", "use_dr_grpo_like = True", "grpo_helper = 1"),  # substrings of identifiers
+        added("fw/algo.py", "    ipo = compute()"),  # an ambiguous word as a plain variable
+    )
+    implemented = {key for (label, key), lk in found.items() if lk.rel == IMPLEMENTS}
+    assert implemented == set()
+    assert ("Method", "kto") not in found
+
+
+def test_message_alone_mentions_and_message_with_code_implements():
+    only = links("Add KTO (#12)", added("docs/kto.md", "Soon."))
+    assert only[("Method", "kto")].rel == MENTIONS and only[("Method", "kto")].rule == "commit-message"
+    both = links("Add KTO loss (#12)", added("fw/loss.py", "    if kto:", "        return kto_loss(x)"))
+    assert (both[("Method", "kto")].rel, both[("Method", "kto")].rule) == (IMPLEMENTS, "message-and-code")
+
+
+def test_reverts_never_implement_and_name_their_target():
+    message = 'Revert "Add Dr. GRPO (#9)"\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.'
+    assert reverted_sha(message) == "0123456789abcdef0123456789abcdef01234567"
+    result = LINKER.link(message, [added("fw/adv.py", 'if kind == "dr_grpo":')])
+    assert result.reverts and all(lk.rel == MENTIONS for lk in result.links)
+    # A squash merge whose body holds a revert made inside the pull request is not a revert.
+    assert reverted_sha("Add GSPO (#5)\n\n* wip\n\nThis reverts commit 0123456.") is None
+    assert reverted_sha('Revert "Revert "Add GSPO""') is None  # a re-land
+
+
+def test_papers_cited_in_messages_and_added_lines():
+    found = links(
+        "Implements https://arxiv.org/abs/2503.14476v2",
+        added("docs/papers.md", "[Dr. GRPO](https://huggingface.co/papers/2503.20783)"),
+        FileDiff("docs/old.md", "M", None, 0, 1, False, "@@ -1 +0,0 @@\n-https://arxiv.org/abs/2402.03300"),
+    )
+    assert found[("Paper", "2503.14476")].location == "message"
+    assert found[("Paper", "2503.20783")].location == "docs/papers.md:10"
+    assert ("Paper", "2402.03300") not in found  # a removed line cites nothing
+
+
+def test_binary_and_empty_diffs_link_nothing():
+    binary = FileDiff("fw/grpo_trainer.bin", "A", None, 0, 0, True, "")
+    assert LINKER.link("", [binary]).links == []
+    assert LINKER.link("", []).links == []
+
+
+@pytest.mark.parametrize(
+    ("path", "category"),
+    [
+        ("trl/trainer/grpo_trainer.py", "code"),
+        ("tests/test_grpo.py", "test"),
+        ("trl/test_utils.py", "test"),
+        ("docs/source/grpo.md", "doc"),
+        ("README.md", "doc"),
+        ("examples/scripts/grpo.py", "example"),
+        ("third_party/x/grpo.py", "other"),
+        ("verl/trainer/config/ppo_trainer.yaml", "code"),
+        ("assets/logo.png", "other"),
+    ],
+)
+def test_path_categories(path, category):
+    assert path_category(path) == category

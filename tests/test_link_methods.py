@@ -1,0 +1,59 @@
+"""Catalog aliases found in prose and in code, by shape."""
+
+from __future__ import annotations
+
+import pytest
+from git_history import METHODS
+from uptake.loaders.link.methods import CodeAliasIndex, MethodMatcher, classify_alias
+
+
+@pytest.mark.parametrize(
+    ("alias", "kind", "token", "value"),
+    [
+        ("GRPOTrainer", "class", "grpotrainer", ""),
+        ("DPOLossFn", "class", "dpolossfn", ""),
+        ("epsilon_high", "identifier", "epsilon_high", ""),
+        ("--use-opsm", "identifier", "use-opsm", ""),
+        ("grpo", "word", "grpo", ""),
+        ("PPO", "word", "ppo", ""),
+        ("loss_type=dapo", "setting", "loss_type", "dapo"),
+        ("std_level: batch", "setting", "std_level", "batch"),
+        ("scale_rewards=False", "setting", "scale_rewards", "false"),
+        ("recipe/prime", "path", "recipe/prime", ""),
+        ("example_raft_pp.yaml", "path", "example_raft_pp.yaml", ""),
+        ("implicit PRM", "prose", "implicit prm", ""),
+        ("reinforce++", "prose", "reinforce++", ""),
+    ],
+)
+def test_alias_shapes(alias, kind, token, value):
+    shaped = classify_alias("m", alias)
+    assert (shaped.kind, shaped.token, shaped.value) == (kind, token, value)
+
+
+def test_code_scan_finds_whole_tokens_only():
+    index = CodeAliasIndex(METHODS)
+    text = "use_dr_grpo = GRPOTrainer(x)\nepsilon_highest = 1\nkind = 'dr_grpo'\nEPSILON_HIGH = 2"
+    hits = [(h.alias.slug, text[h.start : h.end]) for h in index.scan(text)]
+    assert ("grpo", "GRPOTrainer") in hits
+    assert ("dr-grpo", "dr_grpo") in hits
+    assert ("dapo", "EPSILON_HIGH") in hits
+    assert not any(found == "grpo" for _, found in hits)  # never inside use_dr_grpo
+    assert not any(found.lower().startswith("epsilon_highest") for _, found in hits)
+
+
+def test_path_hits_prefer_the_longest_alias():
+    index = CodeAliasIndex(METHODS)
+    assert [a.slug for a in index.path_hits("fw/trainer/dr_grpo_trainer.py")] == ["dr-grpo"]
+    assert [a.slug for a in index.path_hits("fw/trainer/grpo_trainer.py")] == ["grpo"]
+    assert {a.slug for a in index.path_hits("recipe/prime/prime_core.py")} == {"prime"}
+    assert index.path_hits("fw/trainer/grpotools.py") == []
+
+
+def test_method_matcher_prefers_longer_names_and_needs_context_for_ambiguous_ones():
+    matcher = MethodMatcher(METHODS)
+    found = {m.slug: m for m in matcher.find("We add Dr. GRPO and DAPO to the trainer.")}
+    assert set(found) == {"dr-grpo", "dapo"}  # "GRPO" inside "Dr. GRPO" is taken
+    assert found["dapo"].rule == "alias-exact"
+    assert matcher.find("The IPO of the company") == []  # ambiguous, no RL context
+    assert [m.slug for m in matcher.find("IPO loss for preference policy training")] == ["ipo"]
+    assert matcher.find("grpo_helper and dapo-like tricks") == []

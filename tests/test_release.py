@@ -1,0 +1,76 @@
+"""The data release: written from a mined history, loaded into real stores, queried from alone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from git_history import METHODS, crafted_history
+from uptake.graph.records import Node
+from uptake.loaders.git import mine_repository
+from uptake.loaders.release import FILES, ReleaseError, load_data_release, write_release
+from uptake.queries import load_queries
+
+
+@pytest.fixture
+def release(tmp_path):
+    repo, shas = crafted_history(tmp_path / "fw")
+    facts = mine_repository("fw", repo.path, METHODS, workers=1)
+    folder = tmp_path / "release"
+    counts = write_release([facts], folder)
+    return folder, shas, counts
+
+
+def test_release_is_small_sorted_and_deterministic(release, tmp_path):
+    folder, shas, counts = release
+    assert set(counts) == set(FILES)
+    commits = [json.loads(line) for line in (folder / "commits.jsonl").open()]
+    assert [c["commit_date"] for c in commits] == sorted(c["commit_date"] for c in commits)
+    assert shas["empty"] not in {c["sha"] for c in commits}  # only commits with links are kept
+    assert all("subject" not in c and "message" not in c for c in commits)  # no copied text
+    dr = next(c for c in commits if c["sha"] == shas["dr"])
+    assert dr["excluded"].startswith("reverted by") and dr["first_release"] == "side-0.1"
+    grpo = next(c for c in commits if c["sha"] == shas["grpo"])
+    assert grpo["pr_number"] == 5 and grpo["first_release"] == "v0.1"
+    before = {name: (folder / name).read_bytes() for name in FILES}
+    repo_facts = mine_repository("fw", tmp_path / "fw", METHODS, workers=2)
+    write_release([repo_facts], folder)
+    assert {name: (folder / name).read_bytes() for name in FILES} == before
+
+
+def test_loaded_release_answers_the_stored_query(release, store):
+    folder, shas, _ = release
+    store.write(
+        [
+            Node("Method", "grpo", {"arxiv_id": "2402.03300"}),
+            Node("Method", "dapo", {"arxiv_id": "2503.14476"}),
+        ]
+    )
+    load_data_release(store, folder)
+    load_data_release(store, folder)  # idempotent
+    query = load_queries()["paper-implementations"]
+    rows = store.read(query.cypher_for(store.backend), query.bind({"arxiv_id": "2402.03300"}))
+    assert [(r["framework"], r["commit"], r["pr_number"], r["release"]) for r in rows] == [
+        ("fw", shas["grpo"], 5, "v0.1")
+    ]
+    fw = load_queries()["framework-methods"]
+    methods = {
+        r["method"]: r["commit"]
+        for r in store.read(fw.cypher_for(store.backend), fw.bind({"framework": "fw"}))
+    }
+    assert methods["dapo"] == shas["dapo"] and "dr-grpo" not in methods
+    n = store.read("MATCH (c:Commit)-[:PART_OF]->(:Framework {slug: 'fw'}) RETURN count(c) AS n")[0]["n"]
+    assert n == sum(1 for _ in (folder / "commits.jsonl").open())
+
+
+def test_a_malformed_release_writes_nothing(release, store):
+    folder, _, _ = release
+    lines = (folder / "links.jsonl").read_text().splitlines()
+    lines[1] = '{"sha": "0000", "rel": "IMPLEMENTS", "label": "Method"}'
+    (folder / "links.jsonl").write_text("\n".join(lines) + "\n")
+    with pytest.raises(ReleaseError, match=r"links.jsonl line 2: field 'key' is missing"):
+        load_data_release(store, folder)
+    assert store.read("MATCH (c:Commit) RETURN count(c) AS n") == [{"n": 0}]
+    (folder / "releases.jsonl").unlink()
+    with pytest.raises(ReleaseError, match="releases.jsonl"):
+        load_data_release(store, folder)
