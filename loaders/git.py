@@ -281,8 +281,17 @@ def stream_commits(
 
 
 def _paths_of_blob(git_dir: Path | str, shas: list[str], blob: str) -> set[str]:
-    out = _git(git_dir, "log", "--no-walk=unsorted", "--stdin", "--raw", "--no-abbrev", "--format=",
-               "--diff-merges=off", input="\n".join(shas) + "\n")  # fmt: skip
+    # Rename detection would read the very blobs that are missing.
+    args = (
+        "--no-walk=unsorted",
+        "--stdin",
+        "--raw",
+        "--no-abbrev",
+        "--no-renames",
+        "--format=",
+        "--diff-merges=off",
+    )
+    out = _git(git_dir, "log", *args, input="\n".join(shas) + "\n")
     return {
         line.split("\t", 1)[1].split("\t")[-1] for line in out.splitlines() if blob in line and "\t" in line
     }

@@ -1,0 +1,201 @@
+"""Speed and memory of the git miner against the raw `git log -p` floor, measured in one run.
+
+    python -m benchmarks.bench_git --mirrors DIR [--framework trl --framework verl ...]
+                                   [--rounds 3] [--workers 2] [--pydriller openrlhf]
+
+For each framework's fetched repository (see `eval_implementations.find_mirror` for layouts):
+
+* raw floor: one `git log -p HEAD > /dev/null` (a single git process computing every diff);
+* miner: the product's full-history mining (messages and diffs, linking included) in a child
+  process, wall time, CPU time and peak memory (the largest single process, and the sum of the
+  parent and its largest worker);
+* the two alternate round by round and the medians are compared, so both see the same machine;
+* incremental: mining into a fresh Ladybug store, then the re-run with no new commits, timed in
+  process and as a whole `uptake load git` command;
+* optionally PyDriller doing the same traversal (message, dates, every file's diff) on one
+  framework, as a reference point.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from uptake.loaders.git import mine_commits, mine_framework, resolve_repository
+
+from benchmarks.eval_implementations import find_mirror
+
+REPOS = {
+    "trl": "huggingface/trl",
+    "verl": "volcengine/verl",
+    "openrlhf": "OpenRLHF/OpenRLHF",
+    "nemo-rl": "NVIDIA-NeMo/RL",
+    "roll": "alibaba/ROLL",
+    "areal": "inclusionAI/AReaL",
+    "slime": "THUDM/slime",
+    "prime-rl": "PrimeIntellect-ai/prime-rl",
+    "skyrl": "NovaSky-AI/SkyRL",
+}
+
+
+def _methods() -> list:
+    from uptake.loaders.catalog import read_catalog
+
+    return list(read_catalog().methods.values())
+
+
+def child_mine(git_dir: str, workers: int) -> None:
+    """Run in a child process: mine everything, print JSON figures."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    shas = subprocess.run(
+        ["git", "--git-dir", git_dir, "rev-list", "--reverse", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    commits = links = 0
+    for _, mined in mine_commits([(git_dir, shas)], _methods(), workers):
+        commits += len(mined)
+        links += sum(len(c.links) for c in mined)
+    wall = time.perf_counter() - t0
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(
+        json.dumps(
+            {
+                "wall": wall,
+                "cpu": time.process_time() - c0 + kids.ru_utime + kids.ru_stime,
+                "commits": commits,
+                "links": links,
+                "rss_self_mb": me.ru_maxrss / 1024,
+                "rss_child_max_mb": kids.ru_maxrss / 1024,
+            }
+        )
+    )
+
+
+def raw_floor(git_dir: str) -> tuple[float, float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(["git", "--git-dir", git_dir, "log", "-p", "HEAD"], stdout=subprocess.DEVNULL, check=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def miner_run(git_dir: str, workers: int) -> dict:
+    t0 = time.perf_counter()
+    out = subprocess.run(
+        [sys.executable, "-m", "benchmarks.bench_git", "--child", git_dir, "--workers", str(workers)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures = json.loads(out.stdout.strip().splitlines()[-1])
+    figures["process_wall"] = time.perf_counter() - t0
+    return figures
+
+
+def pydriller_run(path: str) -> float:
+    from pydriller import Repository
+
+    t0 = time.perf_counter()
+    for commit in Repository(path).traverse_commits():
+        _ = (commit.msg, commit.author_date, commit.committer_date)
+        for mod in commit.modified_files:
+            _ = mod.diff
+    return time.perf_counter() - t0
+
+
+def incremental(framework: str, path: Path, workers: int) -> dict:
+    from uptake.graph.store import open_store
+
+    with tempfile.TemporaryDirectory() as tmp:
+        target = str(Path(tmp) / "graph.lbug")
+        store = open_store(target)
+        store.init()
+        t0 = time.perf_counter()
+        first = mine_framework(store, framework, path, _methods(), workers=workers)
+        full = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        again = mine_framework(store, framework, path, _methods(), workers=workers)
+        rerun = time.perf_counter() - t0
+        store.close()
+        assert again.up_to_date, again
+        t0 = time.perf_counter()
+        subprocess.run(
+            ["uptake", "load", "git", "--framework", framework, "--repo", str(path), "--store", target],
+            check=True,
+            capture_output=True,
+        )
+        command = time.perf_counter() - t0
+    return {"first_with_writes": full, "commits": first.new_commits, "rerun": rerun, "rerun_command": command}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mirrors", type=Path)
+    ap.add_argument("--framework", action="append")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument(
+        "--pydriller", action="append", default=[], help="frameworks to also traverse with PyDriller"
+    )
+    ap.add_argument("--no-incremental", action="store_true")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        child_mine(args.child, args.workers)
+        return 0
+    if not args.mirrors:
+        ap.error("--mirrors is required")
+    print(f"machine: {os.cpu_count()} cores; workers {args.workers}; rounds {args.rounds}")
+    for fw in args.framework or ["trl", "verl", "openrlhf"]:
+        path = find_mirror(args.mirrors, REPOS[fw])
+        git_dir = str(resolve_repository(path))
+        raws, mines = [], []
+        for _ in range(args.rounds):
+            raws.append(raw_floor(git_dir))
+            mines.append(miner_run(git_dir, args.workers))
+        raw_wall = statistics.median(w for w, _ in raws)
+        raw_cpu = statistics.median(c for _, c in raws)
+        mine_wall = statistics.median(m["wall"] for m in mines)
+        mine_cpu = statistics.median(m["cpu"] for m in mines)
+        rss = max(m["rss_self_mb"] for m in mines)
+        rss_child = max(m["rss_child_max_mb"] for m in mines)
+        m0 = mines[0]
+        print(
+            f"\n{fw}: {m0['commits']} commits, {m0['links']} links\n"
+            f"  raw git log -p     wall {raw_wall:6.2f} s   cpu {raw_cpu:6.2f} s  (median of {args.rounds})\n"
+            f"  miner (linking)    wall {mine_wall:6.2f} s   cpu {mine_cpu:6.2f} s   "
+            f"(process incl. start-up {statistics.median(m['process_wall'] for m in mines):.2f} s)\n"
+            f"  ratio miner/raw    wall {mine_wall / raw_wall:5.2f}x   cpu {mine_cpu / raw_cpu:5.2f}x\n"
+            f"  peak memory        main {rss:.0f} MB, largest worker or git {rss_child:.0f} MB, "
+            f"sum {rss + rss_child:.0f} MB"
+        )
+        if fw in args.pydriller:
+            try:
+                pd = pydriller_run(str(path))
+                print(f"  PyDriller          wall {pd:6.2f} s   ratio to raw {pd / raw_wall:5.1f}x")
+            except ImportError:
+                print("  PyDriller          not installed (pip install pydriller)")
+        if not args.no_incremental:
+            inc = incremental(fw, path, args.workers)
+            print(
+                f"  incremental        first run with store writes {inc['first_with_writes']:.1f} s; "
+                f"re-run with no new commits {inc['rerun'] * 1000:.0f} ms in process, "
+                f"{inc['rerun_command']:.2f} s as `uptake load git`"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
