@@ -137,10 +137,15 @@ class StoreHolder:
         self, cypher: str, params: dict[str, Any], *, timeout: float, limit: int
     ) -> list[dict[str, Any]]:
         store = self.store()
-        if self.is_ladybug:
-            with self._read_lock:
-                return store.read(cypher, params, read_only=True, timeout=timeout, limit=limit)
-        return store.read(cypher, params, read_only=True, timeout=timeout, limit=limit)
+        try:
+            if self.is_ladybug:
+                with self._read_lock:
+                    return store.read(cypher, params, read_only=True, timeout=timeout, limit=limit)
+            return store.read(cypher, params, read_only=True, timeout=timeout, limit=limit)
+        except (ValueError, TypeError, OverflowError, RuntimeError) as exc:
+            # Drivers raise these for parameter values they cannot bind (e.g. a string where the
+            # query compares with an integer); that is the request's fault, not the server's.
+            raise StoreError(f"cannot run the query with these parameters: {exc}") from exc
 
     def close(self) -> None:
         with self._open_lock:
