@@ -142,6 +142,8 @@ class StoreHolder:
                 with self._read_lock:
                     return store.read(cypher, params, read_only=True, timeout=timeout, limit=limit)
             return store.read(cypher, params, read_only=True, timeout=timeout, limit=limit)
+        except StoreError:
+            raise
         except (ValueError, TypeError, OverflowError, RuntimeError) as exc:
             # Drivers raise these for parameter values they cannot bind (e.g. a string where the
             # query compares with an integer); that is the request's fault, not the server's.
