@@ -22,19 +22,20 @@ from .schema import META_LABEL, NODE_TYPES, SCHEMA_VERSION
 from .store import QueryTimeout, ReadOnlyError, Store, StoreError, WriteError, WriteStats
 
 
-def neo4j_schema_statements() -> list[str]:
-    """Uniqueness constraints for every key, range indexes for indexed properties."""
-    statements = [
-        f"CREATE CONSTRAINT uptake_meta_key IF NOT EXISTS FOR (n:{META_LABEL}) REQUIRE n.key IS UNIQUE"
-    ]
+def neo4j_schema_statements() -> dict[str, str]:
+    """Uniqueness constraints for every key, range indexes for indexed properties, by name."""
+    statements = {
+        "uptake_meta_key": f"CREATE CONSTRAINT uptake_meta_key IF NOT EXISTS FOR (n:{META_LABEL}) "
+        "REQUIRE n.key IS UNIQUE"
+    }
     for node in NODE_TYPES.values():
         name = node.label.lower()
-        statements.append(
+        statements[f"{name}_key"] = (
             f"CREATE CONSTRAINT {name}_key IF NOT EXISTS FOR (n:{node.label}) REQUIRE n.{node.key} IS UNIQUE"
         )
         for prop in node.all_props[1:]:
             if prop.indexed:
-                statements.append(
+                statements[f"{name}_{prop.name}"] = (
                     f"CREATE INDEX {name}_{prop.name} IF NOT EXISTS FOR (n:{node.label}) ON (n.{prop.name})"
                 )
     return statements
@@ -63,8 +64,11 @@ class Neo4jStore(Store):
 
     def init(self) -> None:
         with self._session(read_only=False) as session:
-            for statement in neo4j_schema_statements():
-                session.run(statement).consume()
+            existing = {r["name"] for r in session.run("SHOW CONSTRAINTS YIELD name")}
+            existing |= {r["name"] for r in session.run("SHOW INDEXES YIELD name")}
+            for name, statement in neo4j_schema_statements().items():
+                if name not in existing:
+                    session.run(statement).consume()
         self.check_version()
         self.read(
             f"MERGE (m:{META_LABEL} {{key: 'schema'}}) SET m.schema_version = $v",
@@ -77,12 +81,15 @@ class Neo4jStore(Store):
         return rows[0]["v"] if rows else None
 
     def reset(self) -> None:
-        # Batched deletes keep each transaction small on a large graph.
-        self.read(
-            "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS",
-            read_only=False,
-            implicit=True,
-        )
+        # One transaction for a small graph; batched deletes keep a large one's transactions small.
+        if self.read("MATCH (n) RETURN count(n) AS n")[0]["n"] <= 50_000:
+            self.read("MATCH (n) DETACH DELETE n", read_only=False)
+        else:
+            self.read(
+                "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS",
+                read_only=False,
+                implicit=True,
+            )
         self.init()
 
     # -- reading -----------------------------------------------------------

@@ -101,3 +101,23 @@ def test_reading_a_missing_store_says_how_to_make_one(tmp_path):
 def test_unsupported_uri_is_refused(tmp_path):
     result = uptake("db", "info", store="http://localhost:7474")
     assert result.exit_code == 1 and "unsupported store URI" in result.output
+
+
+def test_build_gives_the_same_counts_on_both_backends(tmp_path, monkeypatch):
+    """`uptake db info` after the same build must agree between Ladybug and Neo4j."""
+    from conftest import NEO4J_PASSWORD, NEO4J_URI, NEO4J_USER, neo4j_store
+
+    neo4j = neo4j_store()
+    neo4j.reset()
+    neo4j.close()
+    monkeypatch.setenv("NEO4J_USER", NEO4J_USER)
+    monkeypatch.setenv("NEO4J_PASSWORD", NEO4J_PASSWORD)
+    counts = {}
+    for target in (str(tmp_path / "built.lbug"), NEO4J_URI):
+        built = uptake("build", store=target)
+        assert built.exit_code == 0, built.output
+        info = uptake("db", "info", "--format", "json", store=target)
+        counts[target] = {r["name"]: r["count"] for r in json.loads(info.output[info.output.index("[") :])}
+    ladybug, neo4j_counts = counts.values()
+    assert ladybug == neo4j_counts
+    assert ladybug["Method"] > 40 and ladybug["Framework"] >= 9 and ladybug["EXTENDS"] > 30
