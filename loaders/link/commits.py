@@ -248,50 +248,58 @@ class CommitLinker:
         if "arxiv" in lowered or "huggingface.co/papers" in lowered or "alphaxiv" in lowered:
             self._link_papers(f, text, papers)
         comments = bool(_HASH_COMMENT.search(f.path))
-        for hit in self.index.scan(text):
+        settled: set[str] = set()  # methods nothing later in this file can improve
+        for hit in self.index.scan(text, lowered):
+            alias = hit.alias
+            if alias.slug in settled:
+                continue
             line_start, line = _line_at(text, hit.start)
             if not line.startswith("+"):
                 continue
             line = line[1:]  # the added text, without the diff's `+`
             s, e = hit.start - line_start - 1, hit.end - line_start - 1
-            alias = hit.alias
             ambiguous = self.index.is_ambiguous(alias)
-            location = f"{f.path}:{_line_number(text, line_start)}"
-            identifier = line[s:e]
             if category != "code":
                 if alias.kind in ("class", "identifier") or (not ambiguous and alias.kind != "setting"):
-                    _keep(best, Link(MENTIONS, "Method", alias.slug, "diff", location, identifier,
-                                     f"{category}-mention", 0.5))  # fmt: skip
+                    settled.add(alias.slug)
+                    rule, confidence, rel = f"{category}-mention", 0.5, MENTIONS
+                else:
+                    continue
+            elif (comments and _in_comment(line, s)) or _inside_link(line, s):
+                if ambiguous:
+                    continue
+                rule, confidence, rel = "code-comment", 0.5, MENTIONS
+            else:
+                verdict = _judge_code_hit(alias, line, s, e, f.path, ambiguous)
+                if verdict is None:
+                    continue
+                rule, confidence = verdict
+                rel = IMPLEMENTS
+                if confidence == 0.0:
+                    if rule != "code-word" or ambiguous or alias.slug in code_words:
+                        continue
+                    rel, confidence = MENTIONS, 0.4
+            if not _improves(best, alias.slug, rel, confidence):
                 continue
-            if (comments and _in_comment(line, s)) or _inside_link(line, s):
-                if not ambiguous:
-                    _keep(best, Link(MENTIONS, "Method", alias.slug, "diff", location, identifier,
-                                     "code-comment", 0.5))  # fmt: skip
-                continue
-            verdict = _judge_code_hit(alias, line, s, e, f.path, ambiguous)
-            if verdict is None:
-                continue
-            rule, confidence = verdict
-            if confidence == 0.0:
-                if rule == "code-word" and not ambiguous:
-                    code_words.setdefault(alias.slug, Link(MENTIONS, "Method", alias.slug, "diff",
-                                                           location, identifier, rule, 0.4))  # fmt: skip
-                    _keep(best, code_words[alias.slug])
-                continue
-            _keep(best, Link(IMPLEMENTS, "Method", alias.slug, "diff", location,
-                             identifier if alias.kind != "setting" else alias.alias, rule,
-                             confidence))  # fmt: skip
+            link = Link(rel, "Method", alias.slug, "diff", f"{f.path}:{_line_number(text, line_start)}",
+                        line[s:e] if alias.kind != "setting" else alias.alias, rule, confidence)  # fmt: skip
+            if rule == "code-word":
+                code_words[alias.slug] = link
+            best[alias.slug] = link
+            if rel == IMPLEMENTS and confidence >= 0.95:
+                settled.add(alias.slug)
 
     @staticmethod
     def _link_papers(f: FileDiff, text: str, papers: dict) -> None:
-        for line_start, line in _added_lines_with(text, ("arxiv", "huggingface.co/papers", "alphaxiv")):
-            for a in find_arxiv_ids(line, bare=False):
+        for m in _PAPER_LINE.finditer(text):
+            for a in find_arxiv_ids(m.group(0), bare=False):
                 papers.setdefault(a.arxiv_id, Link(MENTIONS, "Paper", a.arxiv_id, "diff",
-                                                   f"{f.path}:{_line_number(text, line_start)}",
+                                                   f"{f.path}:{_line_number(text, m.start())}",
                                                    a.text, a.rule, 0.9))  # fmt: skip
 
 
 _ADDED = re.compile(r"^(?:\+|@@ ).*\n?", re.MULTILINE)
+_PAPER_LINE = re.compile(r"^\+.*(?:arxiv|huggingface\.co/papers|alphaxiv).*$", re.MULTILINE | re.IGNORECASE)
 
 
 def _added_only(hunks: str) -> str:
@@ -302,18 +310,9 @@ def _added_only(hunks: str) -> str:
     return "".join(_ADDED.findall(hunks))
 
 
-def _added_lines_with(text: str, needles: tuple[str, ...]):
-    pos = 0
-    while True:
-        end = text.find("\n", pos)
-        line = text[pos : end if end >= 0 else len(text)]
-        if line.startswith("+"):
-            low = line.lower()
-            if any(n in low for n in needles):
-                yield pos, line
-        if end < 0:
-            return
-        pos = end + 1
+def _improves(best: dict[str, Link], slug: str, rel: str, confidence: float) -> bool:
+    old = best.get(slug)
+    return old is None or (rel == IMPLEMENTS, confidence) > (old.rel == IMPLEMENTS, old.confidence)
 
 
 def _keep(best: dict[str, Link], link: Link) -> None:

@@ -214,11 +214,11 @@ class CodeAliasIndex:
     def is_ambiguous(self, alias: CodeAlias) -> bool:
         return (alias.slug, alias.token) in self.ambiguous
 
-    def scan(self, text: str) -> Iterable[CodeHit]:
+    def scan(self, text: str, lowered: str | None = None) -> Iterable[CodeHit]:
         """Token hits in `text` (any case); callers judge each hit by its line."""
         if self.pattern is None:
             return
-        lowered = text.lower()
+        lowered = lowered if lowered is not None else text.lower()
         if len(lowered) != len(text):  # rare non-ASCII case folds change offsets
             lowered = "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
         for m in self.pattern.finditer(lowered):
