@@ -423,6 +423,10 @@ def create_app(store_target: str | None = None, settings: ApiSettings | None = N
     app.state.jobs = LoadJobs(target)
     _install_error_handlers(app)
     _add_routes(app)
+    from . import browser_guide, explorer  # web explorer at /, Browser guide at /browser
+
+    app.include_router(explorer.router)
+    app.include_router(browser_guide.router)
     for query in load_queries().values():
         _typed_route(app, query)
     return app

@@ -108,8 +108,29 @@ def query_graph(name: str, bound: dict[str, Any], rows: list[dict[str, Any]]) ->
         return lineage_graph(bound["slug"], rows)
     drawn = graph_from_rows(rows)
     if drawn.nodes:
-        return drawn
+        return merge_graphs([drawn, _node_rel_node(rows)])
     return graph_from_table(rows, bound)
+
+
+def _node_rel_node(rows: list[dict[str, Any]]) -> Graph:
+    """Edges from rows laid out node, relationship, node (method-family's child, extends, parent)."""
+    graph = Graph()
+    for row in rows:
+        values = list(row.values())
+        for before, rel, after in zip(values, values[1:], values[2:], strict=False):
+            ends = [graph_from_rows([{"n": v}]).nodes for v in (before, after)]
+            if not (isinstance(rel, dict) and "_type" in rel and ends[0] and ends[1]):
+                continue
+            source, target = ends[0][0], ends[1][0]
+            props = {k: v for k, v in rel.items() if not k.startswith("_")}
+            rid = f"{source.id}-{rel['_type']}->{target.id}"
+            graph.nodes += [source, target]
+            graph.relationships.append(
+                GraphRelationship(
+                    id=rid, type=rel["_type"], source=source.id, target=target.id, properties=props
+                )
+            )
+    return graph
 
 
 def merge_graphs(graphs: Iterable[Graph]) -> Graph:

@@ -1,0 +1,202 @@
+"""The web explorer: a page at `/` and the graph-shaped JSON it draws.
+
+Everything it shows comes from stored queries run through the API's store
+holder; the page itself is plain HTML, CSS and JavaScript shipped in
+`api/static/` (no CDN, nothing to build), so `pip install` gives a working page
+that needs no internet.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+from .graph_style import STYLES, caption, evidence_url
+from .graph_view import lineage_graph, node_id
+from .models import Graph
+from .subgraph import query_graph
+
+router = APIRouter(include_in_schema=False)
+
+_ASSET_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".html": "text/html"}
+# Which stored query draws the neighbourhood of each kind of node, and its parameter.
+NEIGHBOUR_QUERIES = {
+    "Method": ("resource-method-graph", "slug"),
+    "Paper": ("resource-paper-graph", "arxiv_id"),
+    "Framework": ("resource-framework-graph", "slug"),
+    "FailureReport": ("resource-failure-fixes", "id"),
+    "Commit": ("explore-commit-graph", "sha"),
+    "Issue": ("explore-thread-graph", "id"),
+    "PullRequest": ("explore-thread-graph", "id"),
+}
+_FRAMEWORK_PREFIX = re.compile(r"^([^#/]+)[#/]")
+
+
+@cache
+def _asset(name: str) -> bytes | None:
+    folder = resources.files(__package__).joinpath("static")
+    names = {entry.name for entry in folder.iterdir() if entry.is_file()}
+    return folder.joinpath(name).read_bytes() if name in names else None
+
+
+def _run(request: Request, name: str, values: dict[str, Any]):
+    from .app import _query, run_stored  # the app module imports this one
+
+    state = request.app.state
+    return run_stored(state.holder, state.settings, _query(name), values)
+
+
+def _not_found(message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": "not_found", "message": message, "detail": None}}, status_code=404)
+
+
+# -- decorating a graph for drawing -------------------------------------------------------
+
+
+def _framework_of(node, graph: Graph) -> str | None:
+    if node.properties.get("framework"):
+        return node.properties["framework"]
+    for rel in graph.relationships:
+        if rel.source == node.id and rel.type == "PART_OF" and rel.target.startswith("Framework:"):
+            return rel.target.split(":", 1)[1]
+    if node.label in ("Issue", "PullRequest", "FailureReport", "Release", "ContributionRule"):
+        match = _FRAMEWORK_PREFIX.match(node.key)
+        return match.group(1) if match else None
+    return None
+
+
+def _drawable(graph: Graph, repos: dict[str, str], focus: str | None = None) -> dict[str, Any]:
+    """The graph as JSON with each node's caption and evidence link, and each edge's evidence link."""
+    urls: dict[str, str | None] = {}
+    nodes = []
+    for node in graph.nodes:
+        repo = repos.get(_framework_of(node, graph) or "")
+        props = dict(node.properties)
+        if node.label == "Framework":
+            props.setdefault("repo", repos.get(node.key))
+        urls[node.id] = evidence_url(node.label, node.key, props, repo)
+        nodes.append(
+            {
+                "id": node.id,
+                "label": node.label,
+                "key": node.key,
+                "name": node.name,
+                "caption": caption(node.label, node.key, node.properties, node.name),
+                "url": urls[node.id],
+                "properties": node.properties,
+            }
+        )
+    rels = []
+    for rel in graph.relationships:
+        # The evidence of a link is its source's record (the commit, the thread, the paper), except
+        # a framework's SUPPORTS, shown by the method's paper, and EXTENDS, by the child's paper.
+        source = rel.target if rel.type == "SUPPORTS" else rel.source
+        rels.append({**rel.model_dump(mode="json"), "url": rel.properties.get("url") or urls.get(source)})
+    return {"focus": focus, "nodes": nodes, "relationships": rels}
+
+
+def _repos(request: Request) -> dict[str, str]:
+    return {r["slug"]: r["repo"] for r in _run(request, "resource-frameworks", {}).data if r.get("repo")}
+
+
+# -- routes ------------------------------------------------------------------------------------
+
+
+@router.get("/", response_class=HTMLResponse)
+def index() -> HTMLResponse:
+    return HTMLResponse(_asset("index.html") or b"")
+
+
+@router.get("/assets/{name}")
+def asset(name: str) -> Response:
+    body = _asset(name)
+    suffix = name[name.rfind(".") :] if "." in name else ""
+    if body is None or suffix not in _ASSET_TYPES:
+        return _not_found(f"no asset {name!r}")
+    return Response(body, media_type=_ASSET_TYPES[suffix], headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/explore/styles")
+def styles() -> dict[str, Any]:
+    return {label: {"color": s.color, "border": s.border, "text": s.text} for label, s in STYLES.items()}
+
+
+@router.get("/explore/search")
+def search(request: Request, q: str = "") -> dict[str, Any]:
+    text = " ".join(q.lower().split())
+    if not text:
+        return {"query": q, "results": []}
+    words = text.split()
+    rows = _run(request, "explore-search", {"text": text, "words": words}).data
+    order = {"Method": 0, "Framework": 1, "Paper": 2}
+    rows.sort(key=lambda r: (r["rank"], order.get(r["kind"], 9), str(r["name"] or r["key"]).lower()))
+    results = [
+        {
+            "label": r["kind"],
+            "key": r["key"],
+            "id": node_id(r["kind"], r["key"]),
+            "caption": caption(r["kind"], r["key"], {}, r["name"]),
+            "name": r["name"],
+            "detail": r["detail"],
+        }
+        for r in rows[:30]
+    ]
+    return {"query": q, "results": results}
+
+
+@router.get("/explore/lineage/{slug}")
+def lineage(request: Request, slug: str) -> Any:
+    """A method's family tree; each method carries where and when each framework first implemented it."""
+    methods = {m["slug"]: m for m in _run(request, "resource-methods", {}).data}
+    if slug not in methods:
+        return _not_found(f"no method {slug!r}")
+    rows = _run(request, "method-lineage", {"slug": slug}).data
+    graph = lineage_graph(slug, rows)
+    repos = _repos(request)
+    for node in graph.nodes:
+        known = methods.get(node.key, {})
+        node.name = node.name or known.get("name")
+        node.properties.update({k: known.get(k) for k in ("arxiv_id", "family") if known.get(k)})
+        adoption = _run(request, "adoption-timeline", {"slug": node.key}).data
+        node.properties["implementations"] = [
+            {
+                "framework": a["framework"],
+                "first_commit": a["first_commit"],
+                "first_commit_date": str(a["first_commit_date"]) if a["first_commit_date"] else None,
+                "commits": a["commits"],
+                "days_after_paper": a["days_after_paper"],
+                "url": evidence_url("Commit", a["first_commit"], {}, repos.get(a["framework"])),
+            }
+            for a in adoption
+        ]
+    drawn = _drawable(graph, repos, node_id("Method", slug))
+    urls = {n["id"]: n["url"] for n in drawn["nodes"]}
+    for rel in drawn["relationships"]:
+        rel["url"] = urls.get(rel["source"])  # what changed is told by the child's paper
+    return drawn
+
+
+@router.get("/explore/neighbours")
+def neighbours(request: Request, label: str, key: str) -> Any:
+    if label not in NEIGHBOUR_QUERIES:
+        return {"focus": node_id(label, key), "nodes": [], "relationships": []}
+    name, param = NEIGHBOUR_QUERIES[label]
+    rows = _run(request, name, {param: key}).data
+    return _drawable(query_graph(name, {param: key}, rows), _repos(request), node_id(label, key))
+
+
+@router.get("/explore/query/{name}")
+def query(request: Request, name: str) -> Any:
+    """A stored query's result as a drawable graph (paper -> proposal -> implementation, failure -> fix)."""
+    from .app import _bind, _query
+
+    values = {k: v for k, v in request.query_params.items()}
+    result = _run(request, name, values)
+    bound = _bind(_query(name), values)
+    focus = next((node_id("Paper", v) for k, v in values.items() if k == "arxiv_id"), None)
+    return _drawable(query_graph(name, bound, result.data), _repos(request), focus)
