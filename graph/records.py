@@ -147,9 +147,14 @@ class _Group:
         if position is None:
             position = self.index[identity] = len(self.identities)
             self.identities.append(identity)
-            self.props.append({k: v for k, v in props.items() if v is not None})
+            # Shared, not copied: stored dicts are only read, and replaced (never mutated) on merge.
+            self.props.append(
+                {k: v for k, v in props.items() if v is not None} if None in props.values() else props
+            )
         else:  # the later record wins per field; None means unknown and never erases
-            self.props[position].update((k, v) for k, v in props.items() if v is not None)
+            merged = dict(self.props[position])
+            merged.update((k, v) for k, v in props.items() if v is not None)
+            self.props[position] = merged
         if origin:
             self.origins[position] = origin
 
