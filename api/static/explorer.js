@@ -202,7 +202,9 @@ function layout() {
 
 function draw() {
   const { pos, width, height } = layout();
-  const root = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "group", "aria-labelledby": "view-heading", id: "graph-svg" });
+  // Shrink a wide graph to fit the canvas, down to 60 %; past that the canvas scrolls.
+  const scale = Math.max(0.6, Math.min(1, ($("canvas").clientWidth - 4) / width));
+  const root = svg("svg", { width: width * scale, height: height * scale, viewBox: `0 0 ${width} ${height}`, role: "group", "aria-labelledby": "view-heading", id: "graph-svg" });
   const defs = svg("defs");
   const marker = svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
   marker.append(svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#6e7781" }));
@@ -235,6 +237,9 @@ function draw() {
   for (const [id, p] of ordered) nodes.append(drawNode(state.nodes.get(id), p));
   root.append(nodes);
   $("canvas").replaceChildren(root);
+  // Keep the node being looked at in view when the graph is wider than the canvas.
+  const centre = pos.get(state.selected) || pos.get(state.focus);
+  if (centre) $("canvas").scrollLeft = (centre.x + BOX_W / 2) * scale - $("canvas").clientWidth / 2;
   drawLegend();
   drawList();
 }
