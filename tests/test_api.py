@@ -238,3 +238,26 @@ def test_ladybug_reader_sees_writes_made_after_it_opened(store, monkeypatch):
         assert c.get("/papers/2601.00001").status_code == 404
         store.write([Node("Paper", "2601.00001", {"title": "Late", "published_date": "2026-01-02"})])
         assert c.get("/papers/2601.00001").json()["node"]["title"] == "Late"
+
+
+def test_uptake_cypher_refuses_writes_and_reports_timeouts(store, monkeypatch):
+    from typer.testing import CliRunner
+    from uptake.api import cli
+
+    monkeypatch.setenv("NEO4J_USER", NEO4J_USER)
+    monkeypatch.setenv("NEO4J_PASSWORD", NEO4J_PASSWORD)
+    store.write(study_records())
+    runner = CliRunner()
+    write = runner.invoke(
+        cli.app, ["cypher", "CREATE (:Framework {slug: 'evil'})", "--store", store.location]
+    )
+    assert write.exit_code == 1 and "read-only" in write.output
+    assert store.read("MATCH (f:Framework {slug: 'evil'}) RETURN count(f) AS n")[0]["n"] == 0
+    slow = (
+        "UNWIND range(1, 200000) AS a UNWIND range(1, 200000) AS b "
+        "WITH a * b AS p WHERE p % 7 = 3 RETURN sum(p)"
+    )
+    started = time.monotonic()
+    timed_out = runner.invoke(cli.app, ["cypher", slow, "--store", store.location, "--timeout", "0.5"])
+    assert timed_out.exit_code == 1 and "cancelled" in timed_out.output
+    assert time.monotonic() - started < 20
