@@ -67,7 +67,6 @@ def child_mine(git_dir: str, workers: int) -> None:
         commits += len(mined)
         links += sum(len(c.links) for c in mined)
     wall = time.perf_counter() - t0
-    me = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(
         json.dumps(
@@ -76,11 +75,20 @@ def child_mine(git_dir: str, workers: int) -> None:
                 "cpu": time.process_time() - c0 + kids.ru_utime + kids.ru_stime,
                 "commits": commits,
                 "links": links,
-                "rss_self_mb": me.ru_maxrss / 1024,
+                "rss_self_mb": _peak_rss_mb(),
                 "rss_child_max_mb": kids.ru_maxrss / 1024,
             }
         )
     )
+
+
+def _peak_rss_mb() -> float:
+    """This process's own peak RSS (VmHWM): unlike ru_maxrss it does not inherit the parent's
+    high-water mark across fork and exec."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def raw_floor(git_dir: str) -> tuple[float, float]:
@@ -121,6 +129,16 @@ def pydriller_run(path: str) -> float:
 
 
 def incremental(framework: str, path: Path, workers: int) -> dict:
+    """In a child process, so the store's memory never counts against the miner's figures."""
+    out = subprocess.run(
+        [sys.executable, "-m", "benchmarks.bench_git", "--child-incremental", framework, str(path),
+         "--workers", str(workers)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def child_incremental(framework: str, path: Path, workers: int) -> dict:
     from uptake.graph.store import open_store
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -156,7 +174,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--no-incremental", action="store_true")
     ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--child-incremental", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.child_incremental:
+        fw, path = args.child_incremental
+        print(json.dumps(child_incremental(fw, Path(path), args.workers)))
+        return 0
     if args.child:
         child_mine(args.child, args.workers)
         return 0

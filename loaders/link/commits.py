@@ -218,7 +218,9 @@ class CommitLinker:
             elif link is None:
                 best[slug] = Link(MENTIONS, "Method", slug, "commit-message", "message", m.text,
                                   "commit-message", m.confidence)  # fmt: skip
-        for a in find_arxiv_ids(message, bare=False):
+        low = message.lower()
+        cited = "arxiv" in low or "huggingface.co/papers" in low or "alphaxiv" in low
+        for a in find_arxiv_ids(message, bare=False) if cited else ():
             papers.setdefault(a.arxiv_id, Link(MENTIONS, "Paper", a.arxiv_id, "commit-message",
                                                "message", a.text, a.rule, 0.9))  # fmt: skip
         if out.reverts is not None:

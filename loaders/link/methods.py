@@ -73,11 +73,19 @@ class MethodMatcher:
         found: dict[str, MethodMatch] = {}
         if self._prefilter is None:
             return []
-        present = {i for m in self._prefilter.finditer(text.lower()) for i in self._by_folded[m.group(0)]}
-        if not present:
+        lowered = text.lower()
+        positions: dict[int, list[int]] = {}  # entry -> where its folded spelling occurs
+        for m in self._prefilter.finditer(lowered):
+            for i in self._by_folded[m.group(0)]:
+                positions.setdefault(i, []).append(m.start())
+        if not positions:
             return []
-        for pattern, slug, alias, ambiguous in (self._entries[i] for i in sorted(present)):
-            for m in pattern.finditer(text):
+        aligned = len(lowered) == len(text)
+        for i in sorted(positions):
+            pattern, slug, alias, ambiguous = self._entries[i]
+            # Try the alias's own pattern only where its spelling occurs: long messages stay cheap.
+            hits = (pattern.match(text, p) for p in positions[i]) if aligned else pattern.finditer(text)
+            for m in filter(None, hits):
                 if any(s <= m.start() < e or s < m.end() <= e for s, e in taken):
                     continue
                 match = self._judge(text, m, slug, alias, ambiguous)
