@@ -7,6 +7,7 @@ shape, `{"error": {"code", "message", "detail"}}`.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hmac
 import inspect
@@ -92,7 +93,7 @@ class StoreHolder:
         self._signature: tuple | None = None
         self._checked = 0.0
         self._open_lock = threading.Lock()
-        self._read_lock = threading.Lock()
+        self._read_lock = threading.RLock()  # Ladybug: one query at a time on one connection
 
     @property
     def is_ladybug(self) -> bool:
@@ -104,7 +105,7 @@ class StoreHolder:
         return tuple((f.name, s.st_mtime_ns, s.st_size) for f in files if (s := _stat(f)) is not None)
 
     def store(self) -> Store:
-        with self._open_lock:
+        with self._read_lock if self.is_ladybug else contextlib.nullcontext(), self._open_lock:
             if self._store is not None and self.is_ladybug:
                 now = time.monotonic()
                 if now - self._checked >= self.settings.refresh_interval:
@@ -136,12 +137,12 @@ class StoreHolder:
     def read(
         self, cypher: str, params: dict[str, Any], *, timeout: float, limit: int
     ) -> list[dict[str, Any]]:
-        store = self.store()
         try:
             if self.is_ladybug:
+                # One lock around reopen and read: a refresh never closes a handle mid-query.
                 with self._read_lock:
-                    return store.read(cypher, params, read_only=True, timeout=timeout, limit=limit)
-            return store.read(cypher, params, read_only=True, timeout=timeout, limit=limit)
+                    return self.store().read(cypher, params, read_only=True, timeout=timeout, limit=limit)
+            return self.store().read(cypher, params, read_only=True, timeout=timeout, limit=limit)
         except StoreError:
             raise
         except (ValueError, TypeError, OverflowError, RuntimeError) as exc:
@@ -150,7 +151,7 @@ class StoreHolder:
             raise StoreError(f"cannot run the query with these parameters: {exc}") from exc
 
     def close(self) -> None:
-        with self._open_lock:
+        with self._read_lock, self._open_lock:
             if self._store is not None:
                 self._store.close()
                 self._store = None
