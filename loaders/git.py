@@ -363,8 +363,9 @@ def mine_commits(
                 progress(git_dir, len(mined))
             yield git_dir, mined
         return
-    with ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_init_worker,
-                             initargs=(methods,)) as pool:  # fmt: skip
+    # Compile the linker once, here: forked workers inherit it instead of each compiling its own.
+    _init_worker(methods)
+    with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
         futures = [(git_dir, pool.submit(mine_slice, git_dir, part)) for git_dir, part in tasks]
         for git_dir, future in futures:
             mined = future.result()
