@@ -69,7 +69,7 @@ def test_neo4j_browser_plays_the_guide_and_draws_the_first_query_styled(monkeypa
     store = neo4j_store()
     store.reset()
     store.init()
-    store.write(study_records())
+    store.write_all(study_records())
     store.close()
     _browser_reachable()
     monkeypatch.setenv("NEO4J_USER", NEO4J_USER)

@@ -17,7 +17,7 @@ FAMILY = {"grpo", "ppo", "dapo", "dr-grpo", "gspo"}
 
 @pytest.fixture
 def client(store, monkeypatch):
-    store.write(study_records())
+    store.write_all(study_records())  # write_all makes the batch visible to other handles
     monkeypatch.setenv("NEO4J_USER", NEO4J_USER)
     monkeypatch.setenv("NEO4J_PASSWORD", NEO4J_PASSWORD)
     with TestClient(create_app(store.location, ApiSettings(**SETTINGS))) as c:
@@ -81,7 +81,7 @@ def served(tmp_path):
     path = str(tmp_path / "explorer.lbug")
     store = open_store(path)
     store.init()
-    store.write(study_records())
+    store.write_all(study_records())  # write_all makes the batch visible to other handles
     store.close()
     with serve_app(create_app(path, ApiSettings(**SETTINGS))) as base:
         yield base

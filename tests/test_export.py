@@ -7,6 +7,7 @@ import json
 import networkx as nx
 import pytest
 import typer
+from conftest import NEO4J_PASSWORD, NEO4J_USER
 from headless_chromium import chromium_page, mermaid_js
 from study_fixture import COMMITS, EXTENDS, study_records
 from typer.testing import CliRunner
@@ -19,7 +20,9 @@ from uptake.queries import load_queries
 
 
 @pytest.fixture
-def cli():
+def cli(monkeypatch):
+    monkeypatch.setenv("NEO4J_USER", NEO4J_USER)
+    monkeypatch.setenv("NEO4J_PASSWORD", NEO4J_PASSWORD)
     app = typer.Typer()
     app.command("noop")(lambda: None)  # a second command keeps `export` a named subcommand
     commands_viz.register(app, typer.Typer(), connect, fail)
@@ -33,7 +36,7 @@ def cli():
 
 @pytest.fixture
 def filled(store):
-    store.write(study_records())
+    store.write_all(study_records())  # write_all makes the batch visible to other handles
     return store
 
 
@@ -206,8 +209,8 @@ def test_mermaid_exports_render_with_mermaid(filled, cli):
     lineage = cli("export", "-f", "mermaid", "-q", "method-lineage", "-p", "slug=grpo", "-s", filled.location)
     path = cli("export", "-f", "mermaid", "-q", "paper-proposal-implementation", "-s", filled.location)
     framework = cli("export", "-f", "mermaid", "--framework", "trl", "-s", filled.location)
-    texts = [lineage.output, path.output, framework.output, to_mermaid(tricky_graph())]
-    assert lineage.output.startswith("flowchart BT")
+    texts = [lineage.stdout, path.stdout, framework.stdout, to_mermaid(tricky_graph())]
+    assert lineage.stdout.startswith("flowchart BT")
     results = render_mermaid(texts + ['flowchart LR\n  a["unclosed\n'])
     for text, result in zip(texts, results[:-1], strict=True):
         assert result["ok"], (result, text)
@@ -226,5 +229,5 @@ def test_every_format_writes_to_stdout_without_out(filled, cli):
         ("mermaid", "flowchart"),
     ):
         result = cli("export", "-f", fmt, "-q", "method-lineage", "-s", filled.location)
-        assert result.exit_code == 0 and marker in result.output
+        assert result.exit_code == 0 and marker in result.stdout
     assert "Paper:1" in export_graph(tricky_graph(), "graphml")
