@@ -140,6 +140,7 @@ def test_binary_and_empty_diffs_link_nothing():
         ("third_party/x/grpo.py", "other"),
         ("verl/trainer/config/ppo_trainer.yaml", "code"),
         ("assets/logo.png", "other"),
+        (".github/workflows/e2e_dapo.yml", "other"),
     ],
 )
 def test_path_categories(path, category):

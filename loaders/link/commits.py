@@ -45,6 +45,7 @@ _CODE_EXT = re.compile(r"\.(?:py|pyi|pyx|ya?ml|toml|cfg|ini|json|jsonnet|cu|cuh|
 _SKIP_EXT = re.compile(
     r"\.(?:lock|csv|tsv|svg|png|jpe?g|gif|pdf|bin|pt|safetensors|parquet|arrow|whl|zip|gz)$", re.I
 )
+_CI = re.compile(r"(?:^|/)(?:\.github|\.circleci|\.gitlab|\.buildkite|\.ci|ci)/", re.IGNORECASE)
 _YAML = re.compile(r"\.(?:ya?ml)$", re.I)
 _HASH_COMMENT = re.compile(r"\.(?:py|pyi|ya?ml|toml|sh|cfg|ini)$|(?:^|/)(?:Dockerfile|Makefile)", re.I)
 _REVERT = re.compile(r"^Revert\b", re.IGNORECASE)
@@ -88,8 +89,8 @@ class CommitLinks:
 
 
 def path_category(path: str) -> str:
-    """code, test, doc, example or other; vendored code is `other`."""
-    if _VENDORED.search(path) or _SKIP_EXT.search(path):
+    """code, test, doc, example or other; vendored code and CI configuration are `other`."""
+    if _VENDORED.search(path) or _SKIP_EXT.search(path) or _CI.search(path):
         return "other"
     if _TEST.search(path):
         return "test"
