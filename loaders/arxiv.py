@@ -31,6 +31,9 @@ from typing import Any
 from ..graph.records import Edge, Node, Record
 from ..graph.store import Store, WriteStats
 from .link.arxiv_ids import ArxivIdError, normalize_arxiv_id, year_month
+from .link.paper_features import OrganizationMatcher, extract_features
+from .link.proposals import ProposalFinder
+from .link.screening import screen_paper
 
 DEFAULT_API_URL = "https://export.arxiv.org/api/query?{}"
 DEFAULT_CATEGORIES = ("cs.LG", "cs.CL", "cs.AI")
@@ -450,16 +453,10 @@ class PaperAnalyzer:
     """
 
     def __init__(self, methods: Iterable = (), organizations: Iterable = ()):
-        from .link.paper_features import OrganizationMatcher
-        from .link.proposals import ProposalFinder
-
         self._proposals = ProposalFinder(methods)
         self._organizations = OrganizationMatcher(organizations)
 
     def __call__(self, paper: PaperRecord) -> PaperAnalysis:
-        from .link.paper_features import extract_features
-        from .link.screening import screen_paper
-
         screening = screen_paper(paper.title, paper.abstract)
         features = extract_features(paper.title, paper.abstract, paper.comment)
         orgs = self._organizations.find(paper.affiliations)
