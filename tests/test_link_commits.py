@@ -38,6 +38,7 @@ def links(message: str, *files: FileDiff) -> dict[tuple[str, str], object]:
         (added("fw/grpo.py", '        if self.scale_rewards in ["batch", "none"]:'), "lite-ppo", "setting"),
         (added("fw/loss.py", "    def __init__(self, beta: float, ipo: bool = False):"), "ipo", "definition"),
         (added("recipe/prime/main.py", "x = 1", status="A"), "prime", "new-file"),
+        (added("fw/algorithms/prime.py", "x = 1", status="A"), "prime", "new-file"),
     ],
 )
 def test_implementation_rules(diff, method, rule):
@@ -88,6 +89,8 @@ def test_guards_against_false_matches():
         ),
         added("fw/names.py", "use_dr_grpo_like = True", "grpo_helper = 1"),  # substrings of identifiers
         added("fw/algo.py", "    ipo = compute()"),  # an ambiguous word as a plain variable
+        added("fw/prime_metrics.py", "x = 1", status="A"),  # an ambiguous word in a new file's name
+        added("fw/masks.py", "    token_mask: Tensor = None"),  # an ambiguous identifier defined
     )
     implemented = {key for (label, key), lk in found.items() if lk.rel == IMPLEMENTS}
     assert implemented == set()
@@ -141,6 +144,7 @@ def test_binary_and_empty_diffs_link_nothing():
         ("verl/trainer/config/ppo_trainer.yaml", "code"),
         ("assets/logo.png", "other"),
         (".github/workflows/e2e_dapo.yml", "other"),
+        ("pyproject.toml", "other"),
     ],
 )
 def test_path_categories(path, category):

@@ -45,7 +45,11 @@ _CODE_EXT = re.compile(r"\.(?:py|pyi|pyx|ya?ml|toml|cfg|ini|json|jsonnet|cu|cuh|
 _SKIP_EXT = re.compile(
     r"\.(?:lock|csv|tsv|svg|png|jpe?g|gif|pdf|bin|pt|safetensors|parquet|arrow|whl|zip|gz)$", re.I
 )
-_CI = re.compile(r"(?:^|/)(?:\.github|\.circleci|\.gitlab|\.buildkite|\.ci|ci)/", re.IGNORECASE)
+_CI = re.compile(
+    r"(?:^|/)(?:\.github|\.circleci|\.gitlab|\.buildkite|\.ci|ci)/"
+    r"|(?:^|/)(?:pyproject\.toml|setup\.py|setup\.cfg|requirements[^/]*|environment\.ya?ml)$",
+    re.IGNORECASE,
+)  # CI and packaging: they name things, they do not implement them
 _YAML = re.compile(r"\.(?:ya?ml)$", re.I)
 _HASH_COMMENT = re.compile(r"\.(?:py|pyi|ya?ml|toml|sh|cfg|ini)$|(?:^|/)(?:Dockerfile|Makefile)", re.I)
 _REVERT = re.compile(r"^Revert\b", re.IGNORECASE)
@@ -157,7 +161,7 @@ def _judge_code_hit(alias: CodeAlias, line: str, s: int, e: int, path: str, ambi
         return ("option-flag", 0.85)
     if _YAML.search(path) and re.match(r"\s*-?\s*[\w.-]+\s*:\s*[\"']?$", line[:s]):
         return ("config-value", 0.8)
-    if _TYPE_ANNOTATION.match(line[e:]):
+    if _TYPE_ANNOTATION.match(line[e:]) and (not ambiguous or alias.kind == "word"):
         return ("definition", 0.65 if ambiguous else 0.75)  # `ipo: bool = False`
     if (
         not ambiguous
@@ -166,6 +170,12 @@ def _judge_code_hit(alias: CodeAlias, line: str, s: int, e: int, path: str, ambi
     ):
         return ("definition", 0.75)
     return ("code-word", 0.0)
+
+
+def _module_named(path: str, token: str) -> bool:
+    """A Python module named exactly after an alias (`algorithms/distillation.py`)."""
+    name = path.rsplit("/", 1)[-1].lower()
+    return name == f"{token}.py"
 
 
 def _inside_link(line: str, offset: int) -> bool:
@@ -242,6 +252,8 @@ class CommitLinker:
             return
         if f.status == "A" and category == "code":
             for alias in self.index.path_hits(f.path):
+                if self.index.is_ambiguous(alias) and not _module_named(f.path, alias.token):
+                    continue  # `prime_metrics.py`, `opd.toml`: the word may mean something else
                 _keep(best, Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:1", alias.alias,
                                  "new-file", 0.9))  # fmt: skip
         text = _added_only(f.text)
