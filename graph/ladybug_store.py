@@ -8,11 +8,13 @@ bulk copy does not, and checking which keys exist first keeps it idempotent.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import ladybug
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from .records import ARROW_TYPES, EdgeTable, NodeTable, PreparedBatch
 from .schema import META_LABEL, NODE_TYPES, REL_TYPES, SCHEMA_VERSION, Prop
@@ -21,6 +23,11 @@ from .store import QueryTimeout, ReadOnlyError, Store, StoreError, WriteError, W
 
 def _columns(props: tuple[Prop, ...]) -> str:
     return ", ".join(f"{p.name} {p.type}" for p in props)
+
+
+def buffer_pool_bytes() -> int:
+    """Ladybug's page cache; by default it may grow to most of the machine's memory."""
+    return int(os.environ.get("UPTAKE_LADYBUG_BUFFER_MB", "1024")) * 1024 * 1024
 
 
 def ladybug_ddl() -> list[str]:
@@ -50,6 +57,7 @@ class LadybugStore(Store):
         self._conn: ladybug.Connection | None = None
         self._ro_conn: ladybug.Connection | None = None  # refreshed after each write
         self._ro_db: ladybug.Database | None = None
+        self._dirty = False  # committed writes not yet checkpointed
 
     # -- connections -------------------------------------------------------
 
@@ -58,7 +66,9 @@ class LadybugStore(Store):
             if self._read_only and not self._path.exists():
                 raise StoreError(f"no Uptake store at {self.location}: run `uptake build` first")
             try:
-                self._db = ladybug.Database(str(self._path), read_only=self._read_only)
+                # Checkpointing after every commit rewrites growing tables again and again;
+                # commits stay durable in the write-ahead log and `flush` checkpoints once.
+                self._db = ladybug.Database(str(self._path), read_only=self._read_only, auto_checkpoint=False)
             except RuntimeError as exc:
                 raise StoreError(f"cannot open Ladybug store {self.location}: {exc}") from exc
             self._conn = ladybug.Connection(self._db)
@@ -69,8 +79,11 @@ class LadybugStore(Store):
         if self._read_only:
             return self._connection()
         self._connection()  # the store must exist and be open for writing
+        self.flush()  # a read-only handle sees checkpointed data only
         if self._ro_conn is None:
-            self._ro_db = ladybug.Database(str(self._path), read_only=True)
+            self._ro_db = ladybug.Database(
+                str(self._path), read_only=True, buffer_pool_size=buffer_pool_bytes()
+            )
             self._ro_conn = ladybug.Connection(self._ro_db)
         return self._ro_conn
 
@@ -80,7 +93,14 @@ class LadybugStore(Store):
             self._ro_db.close()
         self._ro_conn = self._ro_db = None
 
+    def flush(self) -> None:
+        if self._dirty and self._conn is not None:
+            self._conn.execute("CHECKPOINT")
+            self._dirty = False
+            self._drop_read_only()
+
     def close(self) -> None:
+        self.flush()
         self._drop_read_only()
         if self._conn is not None:
             self._conn.close()
@@ -136,7 +156,7 @@ class LadybugStore(Store):
         rows = [dict(zip(names, map(_plain, row), strict=True)) for row in raw]
         result.close()
         if not read_only:
-            self._drop_read_only()
+            self._dirty = True  # it may have written
         return rows
 
     # -- writing -----------------------------------------------------------
@@ -146,20 +166,22 @@ class LadybugStore(Store):
             raise ReadOnlyError(f"{self.location} was opened read-only")
         conn = self._connection()
         stats = WriteStats()
+        created: dict[str, pa.Array] = {}  # label -> keys this batch created
         conn.execute("BEGIN TRANSACTION")
         step = "nodes"
         try:
             for nodes in batch.nodes:
                 step = f"{nodes.label} nodes"
-                created, updated = self._upsert_nodes(conn, nodes)
-                stats.nodes_created += created
+                created[nodes.label], updated = self._upsert_nodes(conn, nodes)
+                stats.nodes_created += len(created[nodes.label])
                 stats.nodes_updated += updated
             for edges in batch.edges:
                 step = f"{edges.type} relationships {edges.src_label}->{edges.dst_label}"
-                created, updated = self._upsert_edges(conn, edges)
-                stats.edges_created += created
+                new, updated = self._upsert_edges(conn, edges, created)
+                stats.edges_created += new
                 stats.edges_updated += updated
             conn.execute("COMMIT")
+            self._dirty = True
         except Exception as exc:
             conn.execute("ROLLBACK")
             raise WriteError(f"batch rolled back while writing {step}: {exc}") from exc
@@ -167,55 +189,58 @@ class LadybugStore(Store):
             self._drop_read_only()
         return stats
 
-    def _upsert_nodes(self, conn, nodes: NodeTable) -> tuple[int, int]:
+    def _upsert_nodes(self, conn, nodes: NodeTable) -> tuple[pa.Array, int]:
         spec = NODE_TYPES[nodes.label]
+        keys = pa.array(nodes.keys, pa.string())
         match = f"MATCH (n:{spec.label} {{{spec.key}: k}})"
-        new, changed = self._update_stored(conn, match, "n", {"k": nodes.keys}, nodes.props)
-        if new:
-            keys = {spec.key: pa.array(nodes.keys, pa.string())}
-            table = full_width_table(spec.all_props, keys, nodes.props, new)
+        everything = pa.array(range(len(keys)), pa.int64())
+        new, changed = self._update_stored(conn, match, "n", pa.table({"k": keys}), nodes.props, everything)
+        if len(new):
+            table = full_width_table(spec.all_props, {spec.key: keys}, nodes.props, new)
             conn.execute(f"COPY {spec.label} FROM $rows", {"rows": table})
-        return len(new), changed
+        return keys.take(new), changed
 
-    def _upsert_edges(self, conn, edges: EdgeTable) -> tuple[int, int]:
+    def _upsert_edges(self, conn, edges: EdgeTable, created: dict[str, pa.Array]) -> tuple[int, int]:
         rel = REL_TYPES[edges.type]
         src_key, dst_key = NODE_TYPES[edges.src_label].key, NODE_TYPES[edges.dst_label].key
+        src, dst = pa.array(edges.src_keys, pa.string()), pa.array(edges.dst_keys, pa.string())
+        # An edge touching a node this batch created cannot exist yet: only the rest is looked up.
+        touches_new = pc.or_(
+            pc.is_in(src, value_set=created.get(edges.src_label, pa.array([], pa.string()))),
+            pc.is_in(dst, value_set=created.get(edges.dst_label, pa.array([], pa.string()))),
+        )
+        everything = pa.array(range(len(src)), pa.int64())
         match = (
             f"MATCH (a:{edges.src_label} {{{src_key}: s}})-[r:{edges.type}]->"
             f"(b:{edges.dst_label} {{{dst_key}: d}})"
         )
-        key_columns = {"s": edges.src_keys, "d": edges.dst_keys}
-        new, changed = self._update_stored(conn, match, "r", key_columns, edges.props)
-        if new:
-            ends = {
-                "from": pa.array(edges.src_keys, pa.string()),
-                "to": pa.array(edges.dst_keys, pa.string()),
-            }
+        unknown = everything.filter(pc.invert(touches_new))
+        maybe_new, changed = self._update_stored(
+            conn, match, "r", pa.table({"s": src, "d": dst}), edges.props, unknown
+        )
+        new = pa.concat_arrays([everything.filter(touches_new), maybe_new])
+        if len(new):
             columns = (Prop("from"), Prop("to"), *rel.all_props)
-            table = full_width_table(columns, ends, edges.props, new)
+            table = full_width_table(columns, {"from": src, "to": dst}, edges.props, new)
             option = f" (from='{edges.src_label}', to='{edges.dst_label}')" if len(rel.endpoints) > 1 else ""
             conn.execute(f"COPY {edges.type} FROM $rows{option}", {"rows": table})
         return len(new), changed
 
     @staticmethod
-    def _update_stored(
-        conn, match: str, var: str, key_columns: dict, props: pa.Table
-    ) -> tuple[list[int], int]:
-        """Overwrite changed properties of records already stored, in the database.
+    def _update_stored(conn, match: str, var: str, keys: pa.Table, props: pa.Table, positions: pa.Array):
+        """Overwrite changed properties of the records at `positions` already stored.
 
-        Returns the positions of the records not stored yet, and how many changed.
+        Returns the positions (of those given) not stored yet, and how many changed.
         Existence is checked on keys alone, so a fresh load builds no extra table;
         the comparison runs in Ladybug over Arrow, so a re-run moves no rows through Python.
         """
-        count = len(next(iter(key_columns.values())))
-        keys = pa.table(
-            {"i": pa.array(range(count), pa.int64())}
-            | {c: pa.array(values, pa.string()) for c, values in key_columns.items()}
-        )
-        stored = conn.execute(f"LOAD FROM $rows {match} RETURN i", {"rows": keys}).get_as_arrow()
-        stored = stored.column("i").to_pylist()
+        if not len(positions):
+            return positions, 0
+        probe = keys.take(positions).append_column("i", positions)
+        stored = conn.execute(f"LOAD FROM $rows {match} RETURN i", {"rows": probe}).get_as_arrow()
+        stored = stored.column("i").combine_chunks() if stored.num_rows else pa.array([], pa.int64())
         changed = 0
-        if stored and props.num_columns:
+        if len(stored) and props.num_columns:
             found = keys.take(stored)
             for name in props.column_names:
                 found = found.append_column(name, props.column(name).take(stored))
@@ -228,13 +253,12 @@ class LadybugStore(Store):
                 f"LOAD FROM $rows {match} WHERE {differs} SET {sets} RETURN count(*)", {"rows": found}
             )
             changed = result.get_all()[0][0]
-        stored_set = set(stored)
-        return [i for i in range(count) if i not in stored_set], changed
+        return positions.filter(pc.invert(pc.is_in(positions, value_set=stored))), changed
 
 
-def full_width_table(columns, given: dict[str, pa.Array], props: pa.Table, positions: list[int]) -> pa.Table:
+def full_width_table(columns, given: dict[str, pa.Array], props: pa.Table, positions) -> pa.Table:
     """Every column of the table, in declared order, for the rows at `positions` (COPY wants all)."""
-    take = pa.array(positions, pa.int64())
+    take = positions if isinstance(positions, pa.Array) else pa.array(positions, pa.int64())
     out = {}
     for prop in columns:
         if prop.name in given:

@@ -93,6 +93,12 @@ class Store(ABC):
     def write(self, records: Iterable[Record]) -> WriteStats:
         """Upsert one batch of records in one transaction: all of it or none of it."""
         try:
+            return self._write_one(records)
+        finally:
+            self.flush()
+
+    def _write_one(self, records: Iterable[Record]) -> WriteStats:
+        try:
             batch = prepare_batch(records)
         except RecordError as exc:
             raise WriteError(f"batch refused, nothing written: {exc}") from exc
@@ -106,11 +112,17 @@ class Store(ABC):
     ) -> WriteStats:
         """Write a stream in batches; a failing batch is rolled back, earlier ones stay."""
         total = WriteStats()
-        for chunk in batched(records, batch_size):
-            total += self.write(chunk)
-            if progress:
-                progress(len(chunk))
+        try:
+            for chunk in batched(records, batch_size):
+                total += self._write_one(chunk)
+                if progress:
+                    progress(len(chunk))
+        finally:
+            self.flush()
         return total
+
+    def flush(self) -> None:  # noqa: B027 - a no-op where commits are already in the main files
+        """Make committed batches durable in the main files and visible to read-only handles."""
 
     def counts(self) -> dict[str, int]:
         """Nodes per label and relationships per type, every declared one listed."""
