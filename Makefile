@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STORE  ?= uptake.lbug
 
-.PHONY: run test lint neo4j-start neo4j-stop clean
+.PHONY: run test test-deps lint neo4j-start neo4j-stop clean
 
 $(BIN)/uptake: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,12 @@ run: $(BIN)/uptake
 
 test: $(BIN)/uptake
 	$(BIN)/python -m pytest
+
+# What the browser tests need beyond Python: Debian's Chromium (never a downloaded browser)
+# and Mermaid from npm. Without them those tests skip locally; CI installs them.
+test-deps:
+	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium chromium-driver)
+	npm ci --prefix tests/js --no-audit --no-fund
 
 lint: $(BIN)/uptake
 	$(BIN)/ruff check .

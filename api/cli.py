@@ -13,7 +13,7 @@ import typer
 
 from ..graph.store import StoreError, open_store
 from ..queries import QueryError, load_queries, parse_params
-from . import commands_arxiv, commands_git, commands_github, commands_serve
+from . import commands_arxiv, commands_git, commands_github, commands_serve, commands_viz
 from .display import print_rows, progress_bar
 
 app = typer.Typer(
@@ -168,6 +168,7 @@ commands_git.register(app, load_app, connect, fail)
 commands_arxiv.register(app, load_app, connect, fail)
 commands_github.register(app, load_app, connect, fail)
 commands_serve.register(app, load_app, connect, fail)
+commands_viz.register(app, load_app, connect, fail)
 
 
 def main() -> None:
@@ -175,3 +176,7 @@ def main() -> None:
         app()
     except BrokenPipeError:  # `uptake ... | head` is fine
         sys.stderr.close()
+
+
+if __name__ == "__main__":
+    main()
