@@ -58,6 +58,7 @@ class LadybugStore(Store):
         self._ro_conn: ladybug.Connection | None = None  # refreshed after each write
         self._ro_db: ladybug.Database | None = None
         self._dirty = False  # committed writes not yet checkpointed
+        self._filled: set[str] = set()  # tables known to have rows
 
     # -- connections -------------------------------------------------------
 
@@ -133,6 +134,7 @@ class LadybugStore(Store):
         tables = conn.execute("CALL show_tables() RETURN name, type").get_all()
         for name, _kind in sorted(tables, key=lambda t: t[1] != "REL"):  # relationships first
             conn.execute(f"DROP TABLE {name}")
+        self._filled.clear()
         self.init()
 
     # -- reading -----------------------------------------------------------
@@ -194,7 +196,12 @@ class LadybugStore(Store):
         keys = pa.array(nodes.keys, pa.string())
         match = f"MATCH (n:{spec.label} {{{spec.key}: k}})"
         everything = pa.array(range(len(keys)), pa.int64())
-        new, changed = self._update_stored(conn, match, "n", pa.table({"k": keys}), nodes.props, everything)
+        if self._is_empty(conn, f"MATCH (n:{spec.label}) RETURN 1 LIMIT 1"):
+            new, changed = everything, 0  # nothing to compare against: all of it is new
+        else:
+            new, changed = self._update_stored(
+                conn, match, "n", pa.table({"k": keys}), nodes.props, everything
+            )
         if len(new):
             table = full_width_table(spec.all_props, {spec.key: keys}, nodes.props, new)
             conn.execute(f"COPY {spec.label} FROM $rows", {"rows": table})
@@ -215,6 +222,10 @@ class LadybugStore(Store):
             f"(b:{edges.dst_label} {{{dst_key}: d}})"
         )
         unknown = everything.filter(pc.invert(touches_new))
+        if self._is_empty(
+            conn, f"MATCH (:{edges.src_label})-[r:{edges.type}]->(:{edges.dst_label}) RETURN 1 LIMIT 1"
+        ):
+            unknown = unknown[:0]
         maybe_new, changed = self._update_stored(
             conn, match, "r", pa.table({"s": src, "d": dst}), edges.props, unknown
         )
@@ -225,6 +236,18 @@ class LadybugStore(Store):
             option = f" (from='{edges.src_label}', to='{edges.dst_label}')" if len(rel.endpoints) > 1 else ""
             conn.execute(f"COPY {edges.type} FROM $rows{option}", {"rows": table})
         return len(new), changed
+
+    def _is_empty(self, conn, probe: str) -> bool:
+        """Whether a table (or one endpoint pair of a relationship table) has no rows yet.
+
+        Once it has rows it keeps them until a reset, so only emptiness is asked again.
+        """
+        if probe in self._filled:
+            return False
+        if conn.execute(probe).get_all():
+            self._filled.add(probe)
+            return False
+        return True
 
     @staticmethod
     def _update_stored(conn, match: str, var: str, keys: pa.Table, props: pa.Table, positions: pa.Array):

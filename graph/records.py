@@ -203,50 +203,57 @@ class Batch:
     def __init__(self) -> None:
         self._nodes: dict[str, _Group] = {}
         self._edges: dict[tuple[str, str, str], _Group] = {}
+        self._node_types: dict[str, tuple[_Group, str, dict[str, str]]] = {}
+        self._edge_types: dict[tuple[str, str, str], tuple[_Group, dict[str, str]]] = {}
 
     def __len__(self) -> int:
         return sum(len(g.identities) for g in (*self._nodes.values(), *self._edges.values()))
 
     def add(self, record: Record) -> None:
-        if isinstance(record, Node):
-            self._add_node(record)
-        elif isinstance(record, Edge):
+        # Checked once per record at Python speed, so kept to the few checks Arrow cannot do.
+        kind = type(record)
+        if kind is Edge:
             self._add_edge(record)
+        elif kind is Node:
+            self._add_node(record)
         else:
             raise RecordError(f"not a Node or Edge: {record!r}")
 
     def _add_node(self, node: Node) -> None:
-        spec = NODE_TYPES.get(node.label)
-        if spec is None:
-            raise RecordError(f"{describe(node)}: unknown label {node.label!r}")
-        if not isinstance(node.key, str) or not node.key:
-            raise RecordError(f"{describe(node)}: field {spec.key!r} (the key) must be a non-empty string")
+        known = self._node_types.get(node.label)
+        if known is None:
+            spec = NODE_TYPES.get(node.label)
+            if spec is None:
+                raise RecordError(f"{describe(node)}: unknown label {node.label!r}")
+            group = self._nodes.setdefault(node.label, _Group())
+            known = self._node_types[node.label] = (group, spec.key, spec.prop_types)
+        group, key_name, types = known
+        if type(node.key) is not str or not node.key:
+            raise RecordError(f"{describe(node)}: field {key_name!r} (the key) must be a non-empty string")
         props = node.props
-        if spec.key in props:
-            props = {k: v for k, v in props.items() if k != spec.key}
-        if not spec.prop_types.keys() >= props.keys():
-            raise RecordError(
-                f"{describe(node)}: unknown field {sorted(props.keys() - spec.prop_types.keys())[0]!r}"
-            )
-        self._nodes.setdefault(node.label, _Group()).merge(node.key, props, node.origin)
+        if key_name in props:
+            props = {k: v for k, v in props.items() if k != key_name}
+        _check_known(node, props, types)
+        group.merge(node.key, props, node.origin)
 
     def _add_edge(self, edge: Edge) -> None:
-        spec = REL_TYPES.get(edge.type)
-        if spec is None:
-            raise RecordError(f"{describe(edge)}: unknown relationship type {edge.type!r}")
-        if (edge.src[0], edge.dst[0]) not in spec.endpoints:
-            allowed = ", ".join(f"{a}->{b}" for a, b in spec.endpoints)
-            raise RecordError(f"{describe(edge)}: {edge.type} connects only {allowed}")
-        if not (
-            isinstance(edge.src[1], str) and edge.src[1] and isinstance(edge.dst[1], str) and edge.dst[1]
-        ):
+        (src_label, src_key), (dst_label, dst_key) = edge.src, edge.dst
+        group_key = (edge.type, src_label, dst_label)
+        known = self._edge_types.get(group_key)
+        if known is None:
+            spec = REL_TYPES.get(edge.type)
+            if spec is None:
+                raise RecordError(f"{describe(edge)}: unknown relationship type {edge.type!r}")
+            if (src_label, dst_label) not in spec.endpoints:
+                allowed = ", ".join(f"{a}->{b}" for a, b in spec.endpoints)
+                raise RecordError(f"{describe(edge)}: {edge.type} connects only {allowed}")
+            group = self._edges.setdefault(group_key, _Group())
+            known = self._edge_types[group_key] = (group, spec.prop_types)
+        group, types = known
+        if type(src_key) is not str or not src_key or type(dst_key) is not str or not dst_key:
             raise RecordError(f"{describe(edge)}: endpoint key must be a non-empty string")
-        if not spec.prop_types.keys() >= edge.props.keys():
-            raise RecordError(
-                f"{describe(edge)}: unknown field {sorted(edge.props.keys() - spec.prop_types.keys())[0]!r}"
-            )
-        group = self._edges.setdefault((edge.type, edge.src[0], edge.dst[0]), _Group())
-        group.merge((edge.src[1], edge.dst[1]), edge.props, edge.origin)
+        _check_known(edge, edge.props, types)
+        group.merge((src_key, dst_key), edge.props, edge.origin)
 
     def with_endpoints(self) -> Batch:
         """Add key-only nodes for edge endpoints, so an edge never points nowhere."""
