@@ -222,13 +222,12 @@ class LadybugStore(Store):
             f"(b:{edges.dst_label} {{{dst_key}: d}})"
         )
         unknown = everything.filter(pc.invert(touches_new))
-        if self._is_empty(
-            conn, f"MATCH (:{edges.src_label})-[r:{edges.type}]->(:{edges.dst_label}) RETURN 1 LIMIT 1"
-        ):
-            unknown = unknown[:0]
-        maybe_new, changed = self._update_stored(
-            conn, match, "r", pa.table({"s": src, "d": dst}), edges.props, unknown
-        )
+        probe = f"MATCH (:{edges.src_label})-[r:{edges.type}]->(:{edges.dst_label}) RETURN 1 LIMIT 1"
+        if self._is_empty(conn, probe):
+            maybe_new, changed = unknown, 0  # nothing stored to compare against
+        else:
+            keys = pa.table({"s": src, "d": dst})
+            maybe_new, changed = self._update_stored(conn, match, "r", keys, edges.props, unknown)
         new = pa.concat_arrays([everything.filter(touches_new), maybe_new])
         if len(new):
             columns = (Prop("from"), Prop("to"), *rel.all_props)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-
 from uptake.graph.records import Edge, Node
 from uptake.graph.schema import NODE_TYPES, REL_TYPES, SCHEMA_VERSION
 from uptake.graph.store import ReadOnlyError, SchemaVersionError, WriteError, open_store
@@ -32,16 +31,20 @@ def test_write_is_idempotent(store):
     second = store.write(GRAPH)
     assert first.nodes_created == 5 and first.edges_created == 4
     assert second.nodes_created == 0 and second.edges_created == 0
-    assert nonzero(store.counts()) == counts == {
-        "Paper": 1,
-        "Method": 2,
-        "Framework": 1,
-        "Commit": 1,
-        "PROPOSES": 1,
-        "EXTENDS": 1,
-        "PART_OF": 1,
-        "IMPLEMENTS": 1,
-    }
+    assert (
+        nonzero(store.counts())
+        == counts
+        == {
+            "Paper": 1,
+            "Method": 2,
+            "Framework": 1,
+            "Commit": 1,
+            "PROPOSES": 1,
+            "EXTENDS": 1,
+            "PART_OF": 1,
+            "IMPLEMENTS": 1,
+        }
+    )
 
 
 def test_changed_properties_are_updated_and_missing_ones_kept(store):
@@ -57,13 +60,20 @@ def test_changed_properties_are_updated_and_missing_ones_kept(store):
         "RETURN m.name AS name, m.arxiv_id AS arxiv_id, e.change AS change, e.detail AS detail"
     )
     assert rows == [
-        {"name": "GRPO (DeepSeekMath)", "arxiv_id": "2402.03300", "change": "advantage", "detail": "group baseline"}
+        {
+            "name": "GRPO (DeepSeekMath)",
+            "arxiv_id": "2402.03300",
+            "change": "advantage",
+            "detail": "group baseline",
+        }
     ]
 
 
 def test_edges_to_unknown_nodes_create_key_only_stubs(store):
     store.write([Edge("MENTIONS", ("Commit", "b" * 40), ("Paper", "2503.14476"), {"rule": "arxiv-url"})])
-    rows = store.read("MATCH (c:Commit)-[r:MENTIONS]->(p:Paper) RETURN c.sha AS sha, p.arxiv_id AS id, p.title AS t")
+    rows = store.read(
+        "MATCH (c:Commit)-[r:MENTIONS]->(p:Paper) RETURN c.sha AS sha, p.arxiv_id AS id, p.title AS t"
+    )
     assert rows == [{"sha": "b" * 40, "id": "2503.14476", "t": None}]
 
 
@@ -73,7 +83,9 @@ def test_dates_carry_day_numbers_for_arithmetic(store):
         "MATCH (p:Paper)-[:PROPOSES]->(:Method)<-[:IMPLEMENTS]-(c:Commit) "
         "RETURN c.commit_day - p.published_day AS days, p.published_date AS published"
     )
-    assert rows == [{"days": (dt.date(2024, 3, 1) - dt.date(2024, 2, 5)).days, "published": dt.date(2024, 2, 5)}]
+    assert rows == [
+        {"days": (dt.date(2024, 3, 1) - dt.date(2024, 2, 5)).days, "published": dt.date(2024, 2, 5)}
+    ]
 
 
 def test_bad_record_refuses_the_whole_batch_and_keeps_earlier_ones(store):
@@ -149,3 +161,31 @@ def test_missing_ladybug_store_opened_read_only_is_a_clear_error(tmp_path):
 
     with pytest.raises(StoreError, match="uptake build"):
         open_store(str(tmp_path / "absent.lbug"), read_only=True).read("RETURN 1 AS x")
+
+
+def test_edges_between_existing_nodes_land_in_an_empty_relationship_table(store):
+    store.write([Node("Method", "a"), Node("Method", "b")])
+    stats = store.write(
+        [
+            Edge("EXTENDS", ("Method", "a"), ("Method", "b"), {"change": "clip"}),
+            Edge("SUPPORTS", ("Framework", "f"), ("Method", "a")),
+        ]
+    )
+    assert stats.edges_created == 2
+    assert store.read("MATCH ()-[r]->() RETURN count(r) AS n") == [{"n": 2}]
+
+
+def test_a_stream_in_many_batches_writes_every_record_once(store):
+    """Nodes and edges split across batches in every order: counts match the distinct records."""
+    methods = [Node("Method", f"m{i}", {"name": f"M{i}"}) for i in range(30)]
+    edges = [
+        Edge("EXTENDS", ("Method", f"m{i}"), ("Method", f"m{(i * 7) % 30}"), {"change": "clip"})
+        for i in range(30)
+    ]
+    edges += [Edge("PART_OF", ("Commit", f"c{i}"), ("Framework", f"f{i % 3}")) for i in range(40)]
+    edges += edges[:10]  # repeats in later batches
+    first = store.write_all(methods + edges, batch_size=7)
+    again = store.write_all(methods + edges, batch_size=11)
+    counts = {k: v for k, v in store.counts().items() if v}
+    assert counts == {"Method": 30, "Framework": 3, "Commit": 40, "EXTENDS": 30, "PART_OF": 40}
+    assert first.edges_created == 70 and again.edges_created == 0 and again.nodes_created == 0
