@@ -14,10 +14,12 @@ $(BIN)/uptake: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	@touch $@
 
-# Build the graph on the embedded store from what Uptake ships, then show GRPO's family tree.
+# Build the graph on the embedded store from what Uptake ships, then show GRPO's family tree
+# and how DAPO (arXiv 2503.14476) reached each framework.
 run: $(BIN)/uptake
 	$(BIN)/uptake build --store $(STORE)
 	$(BIN)/uptake query method-lineage --param slug=grpo --store $(STORE)
+	$(BIN)/uptake query paper-implementations --param arxiv_id=2503.14476 --store $(STORE)
 
 test: $(BIN)/uptake
 	$(BIN)/python -m pytest

@@ -48,6 +48,7 @@ class MethodEntry:
     change_detail: str
     family: str
     ambiguous_aliases: tuple[str, ...] = ()
+    paper_date: str | None = None  # the paper's first arXiv version, ISO date
 
 
 @dataclass(frozen=True)
@@ -196,7 +197,7 @@ _METHOD_FIELDS = ("slug", "name", "aliases", "arxiv_id", "paper_title", "parent"
 
 
 def _method(row: _Row) -> MethodEntry:
-    _check_fields(row, _METHOD_FIELDS + ("family",), ("ambiguous_aliases",))
+    _check_fields(row, _METHOD_FIELDS + ("family",), ("ambiguous_aliases", "paper_date"))
     aliases = _texts(row, "aliases", min_items=1)
     ambiguous = _texts(row, "ambiguous_aliases")
     for alias in ambiguous:
@@ -213,7 +214,10 @@ def _method(row: _Row) -> MethodEntry:
         change_detail=_text(row, "change_detail"),
         family=_choice(row, "family", FAMILIES),
         ambiguous_aliases=ambiguous,
+        paper_date=_iso_date(row, "paper_date") if row.data.get("paper_date") is not None else None,
     )
+    if entry.paper_date and not entry.arxiv_id:
+        raise row.fail("paper_date", "given without arxiv_id")
     if entry.arxiv_id and not entry.paper_title:
         raise row.fail("paper_title", "required when arxiv_id is given")
     if (entry.parent is None) != (entry.change is None):
@@ -403,7 +407,8 @@ def catalog_records(catalog: Catalog) -> Iterator[Record]:
             origin,
         )
         if method.arxiv_id is not None:
-            yield Node("Paper", method.arxiv_id, {"title": method.paper_title}, origin)
+            paper = {"title": method.paper_title, "published_date": method.paper_date}
+            yield Node("Paper", method.arxiv_id, paper, origin)
             yield Edge(
                 "PROPOSES",
                 ("Paper", method.arxiv_id),
