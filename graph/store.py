@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import queue
+import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,14 +112,20 @@ class Store(ABC):
         batch_size: int = DEFAULT_BATCH_SIZE,
         progress: Callable[[int], None] | None = None,
     ) -> WriteStats:
-        """Write a stream in batches; a failing batch is rolled back, earlier ones stay."""
+        """Write a stream in batches; a failing batch is rolled back, earlier ones stay.
+
+        The next batch is read and checked in a second thread while the database writes
+        this one, so the loader's Python work and the engine's overlap.
+        """
         total = WriteStats()
+        ahead = _PreparedAhead(batched(records, batch_size))
         try:
-            for chunk in batched(records, batch_size):
-                total += self._write_one(chunk)
+            for count, batch in ahead:
+                total += self._write_batch(batch)
                 if progress:
-                    progress(len(chunk))
+                    progress(count)
         finally:
+            ahead.stop()
             self.flush()
         return total
 
@@ -176,3 +184,48 @@ def open_store(
     from .ladybug_store import LadybugStore
 
     return LadybugStore(target, read_only=read_only)
+
+
+class _PreparedAhead:
+    """Batches prepared one step ahead in a thread; at most three exist at once."""
+
+    _DONE = object()
+
+    def __init__(self, chunks: Iterator[list[Record]]):
+        self._queue: queue.Queue = queue.Queue(maxsize=1)
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(chunks,), daemon=True)
+        self._thread.start()
+
+    def _run(self, chunks: Iterator[list[Record]]) -> None:
+        try:
+            for chunk in chunks:
+                try:
+                    item = (len(chunk), prepare_batch(chunk))
+                except RecordError as exc:
+                    item = WriteError(f"batch refused, nothing written: {exc}")
+                if not self._put(item) or isinstance(item, Exception):
+                    return
+        except BaseException as exc:  # the loader itself failed: its error surfaces in the writer
+            self._put(exc)
+            return
+        self._put(self._DONE)
+
+    def _put(self, item) -> bool:
+        while not self._stopped.is_set():
+            try:
+                self._queue.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def __iter__(self):
+        while (item := self._queue.get()) is not self._DONE:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._thread.join()
