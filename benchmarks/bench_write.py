@@ -25,7 +25,7 @@ from pathlib import Path
 
 import ladybug
 import pyarrow as pa
-from uptake.graph.ladybug_store import buffer_pool_bytes, full_width_table, ladybug_ddl
+from uptake.graph.ladybug_store import LadybugStore, buffer_pool_bytes, full_width_table, ladybug_ddl
 from uptake.graph.records import prepare_batch
 from uptake.graph.schema import NODE_TYPES, REL_TYPES, Prop
 from uptake.graph.store import open_store
@@ -95,15 +95,19 @@ def uptake_build(records: list, path: Path, batch_size: int) -> tuple[float, flo
 
 
 def peak_memory_mb(scale: float, batch_size: int) -> float:
-    """Peak RSS of a fresh build streamed from the generator, in a child process."""
+    """Peak RSS of a fresh build streamed from the generator, in a child process.
+
+    Read from VmHWM: ru_maxrss would carry over this (large) parent's high-water mark.
+    """
     code = (
-        "import resource, tempfile, os\n"
+        "import tempfile, os\n"
         "from benchmarks.generated_graph import generate\n"
         "from uptake.graph.store import open_store\n"
         "d = tempfile.mkdtemp()\n"
         "s = open_store(os.path.join(d, 'g')); s.init()\n"
         f"s.write_all(generate({scale}), batch_size={batch_size})\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
+        "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0]\n"
+        "print(int(hwm.split()[1]) / 1024)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
@@ -135,7 +139,7 @@ def neo4j_bench(uri: str, n_records: int, batch_size: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="1.0 = 270k nodes, ~1M relationships")
-    parser.add_argument("--batch-size", type=int, default=200_000)
+    parser.add_argument("--batch-size", type=int, default=LadybugStore.batch_size)
     parser.add_argument("--neo4j", help="also benchmark a Neo4j at this URI (it is reset!)")
     parser.add_argument("--neo4j-records", type=int, default=20_000)
     parser.add_argument("--skip-memory", action="store_true")

@@ -48,6 +48,8 @@ def ladybug_ddl() -> list[str]:
 
 class LadybugStore(Store):
     backend = "ladybug"
+    # Bulk COPY pays off with large batches (50k records measured 1.7x slower than 200k).
+    batch_size = 200_000
 
     def __init__(self, path: str | Path, *, read_only: bool = False):
         self.location = str(path)

@@ -43,6 +43,7 @@ def neo4j_schema_statements() -> dict[str, str]:
 
 class Neo4jStore(Store):
     backend = "neo4j"
+    batch_size = 20_000  # one transaction's worth of UNWIND rows without straining the heap
 
     def __init__(self, uri: str, *, user: str, password: str, database: str | None = None):
         self.location = uri if not database else f"{uri} (database {database})"

@@ -15,7 +15,6 @@ from .schema import NODE_TYPES, REL_TYPES, SCHEMA_VERSION
 
 DEFAULT_STORE = "uptake.lbug"
 NEO4J_SCHEMES = ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://", "neo4j+ssc://")
-DEFAULT_BATCH_SIZE = 20_000
 
 
 class StoreError(RuntimeError):
@@ -58,6 +57,7 @@ class Store(ABC):
 
     backend: str
     location: str
+    batch_size: int  # records per transaction in write_all, each engine's sweet spot
 
     @abstractmethod
     def init(self) -> None:
@@ -109,7 +109,7 @@ class Store(ABC):
     def write_all(
         self,
         records: Iterable[Record],
-        batch_size: int = DEFAULT_BATCH_SIZE,
+        batch_size: int | None = None,
         progress: Callable[[int], None] | None = None,
     ) -> WriteStats:
         """Write a stream in batches; a failing batch is rolled back, earlier ones stay.
@@ -118,7 +118,7 @@ class Store(ABC):
         this one, so the loader's Python work and the engine's overlap.
         """
         total = WriteStats()
-        ahead = _PreparedAhead(batched(records, batch_size))
+        ahead = _PreparedAhead(batched(records, batch_size or self.batch_size))
         try:
             for count, batch in ahead:
                 total += self._write_batch(batch)
