@@ -288,7 +288,8 @@ def render_markdown(result: dict[str, Any]) -> str:
     lat = result["latency_days"]
     lines += [
         "",
-        f"Latency from first version to first implementing commit: median {lat['median']} days over "
+        f"Latency from first version to first implementing commit: median "
+        f"{'n/a' if lat['median'] is None else lat['median']} days over "
         f"{lat['included_with_date']} included papers; {lat['within_180_days']} within 180 days.",
         "",
         "![cohorts](cohorts.svg) ![latency](latency.svg)",
