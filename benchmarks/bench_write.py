@@ -94,23 +94,29 @@ def uptake_build(records: list, path: Path, batch_size: int) -> tuple[float, flo
     return fresh, again
 
 
-def peak_memory_mb(scale: float, batch_size: int) -> float:
-    """Peak RSS of a fresh build streamed from the generator, in a child process.
+def peak_memory_mb(scale: float, batch_size: int) -> dict[str, float]:
+    """Peak memory of a fresh build streamed from the generator, in a child process.
 
-    Read from VmHWM: ru_maxrss would carry over this (large) parent's high-water mark.
+    `writer` is what Uptake's own code holds: Python objects (tracemalloc) plus Arrow
+    buffers. `process` is the whole process's peak RSS (VmHWM, which unlike ru_maxrss does
+    not inherit this large parent's high-water mark), Ladybug's page cache included.
     """
     code = (
-        "import tempfile, os\n"
+        "import tempfile, os, tracemalloc, pyarrow as pa\n"
         "from benchmarks.generated_graph import generate\n"
         "from uptake.graph.store import open_store\n"
         "d = tempfile.mkdtemp()\n"
         "s = open_store(os.path.join(d, 'g')); s.init()\n"
+        "tracemalloc.start()\n"
         f"s.write_all(generate({scale}), batch_size={batch_size})\n"
+        "python_peak = tracemalloc.get_traced_memory()[1]\n"
+        "arrow_peak = pa.default_memory_pool().max_memory() or 0\n"
         "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0]\n"
-        "print(int(hwm.split()[1]) / 1024)\n"
+        "print((python_peak + arrow_peak) / 2**20, int(hwm.split()[1]) / 1024)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    writer, process = map(float, out.stdout.strip().splitlines()[-1].split())
+    return {"writer_mb": round(writer), "process_mb": round(process)}
 
 
 def neo4j_bench(uri: str, n_records: int, batch_size: int) -> dict:
@@ -170,9 +176,9 @@ def main() -> None:
     del records
     if not args.skip_memory:
         small, full = args.scale / 4, args.scale
-        result["peak_rss_mb"] = {
-            str(small): round(peak_memory_mb(small, args.batch_size)),
-            str(full): round(peak_memory_mb(full, args.batch_size)),
+        result["peak_memory"] = {
+            str(small): peak_memory_mb(small, args.batch_size),
+            str(full): peak_memory_mb(full, args.batch_size),
         }
     if args.neo4j:
         result["neo4j"] = neo4j_bench(args.neo4j, args.neo4j_records, 5_000)

@@ -8,6 +8,7 @@ bulk copy does not, and checking which keys exist first keeps it idempotent.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Any
@@ -26,8 +27,11 @@ def _columns(props: tuple[Prop, ...]) -> str:
 
 
 def buffer_pool_bytes() -> int:
-    """Ladybug's page cache; by default it may grow to most of the machine's memory."""
-    return int(os.environ.get("UPTAKE_LADYBUG_BUFFER_MB", "1024")) * 1024 * 1024
+    """Ladybug's page cache: its default (most of the machine's memory) unless set.
+
+    It must hold a load's pages until they are checkpointed, so a small one fails large loads.
+    """
+    return int(os.environ.get("UPTAKE_LADYBUG_BUFFER_MB", "0")) * 1024 * 1024
 
 
 def ladybug_ddl() -> list[str]:
@@ -69,9 +73,15 @@ class LadybugStore(Store):
             if self._read_only and not self._path.exists():
                 raise StoreError(f"no Uptake store at {self.location}: run `uptake build` first")
             try:
-                # Checkpointing after every commit rewrites growing tables again and again;
-                # commits stay durable in the write-ahead log and `flush` checkpoints once.
-                self._db = ladybug.Database(str(self._path), read_only=self._read_only, auto_checkpoint=False)
+                self._db = ladybug.Database(
+                    str(self._path),
+                    read_only=self._read_only,
+                    buffer_pool_size=buffer_pool_bytes(),
+                    # Checkpointing after each large commit rewrites growing tables again and
+                    # again (a 1.27M-record load took 10.1 s instead of 7.2 s); commits stay
+                    # durable in the write-ahead log and `flush` checkpoints once per load.
+                    auto_checkpoint=False,
+                )
             except RuntimeError as exc:
                 raise StoreError(f"cannot open Ladybug store {self.location}: {exc}") from exc
             self._conn = ladybug.Connection(self._db)
@@ -187,7 +197,8 @@ class LadybugStore(Store):
             conn.execute("COMMIT")
             self._dirty = True
         except Exception as exc:
-            conn.execute("ROLLBACK")
+            with contextlib.suppress(RuntimeError):  # an engine error may have ended it already
+                conn.execute("ROLLBACK")
             raise WriteError(f"batch rolled back while writing {step}: {exc}") from exc
         finally:
             self._drop_read_only()
