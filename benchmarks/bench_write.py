@@ -149,6 +149,7 @@ def main() -> None:
     parser.add_argument("--neo4j", help="also benchmark a Neo4j at this URI (it is reset!)")
     parser.add_argument("--neo4j-records", type=int, default=20_000)
     parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--memory-batch-size", type=int, default=50_000)
     parser.add_argument("--rounds", type=int, default=3, help="medians over this many interleaved rounds")
     args = parser.parse_args()
 
@@ -175,10 +176,12 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)
     del records
     if not args.skip_memory:
-        small, full = args.scale / 4, args.scale
+        # Both sizes must span several full batches for the comparison to mean anything.
+        small, full = args.scale / 2, args.scale
+        result["peak_memory_batch_size"] = args.memory_batch_size
         result["peak_memory"] = {
-            str(small): peak_memory_mb(small, args.batch_size),
-            str(full): peak_memory_mb(full, args.batch_size),
+            str(small): peak_memory_mb(small, args.memory_batch_size),
+            str(full): peak_memory_mb(full, args.memory_batch_size),
         }
     if args.neo4j:
         result["neo4j"] = neo4j_bench(args.neo4j, args.neo4j_records, 5_000)

@@ -178,7 +178,16 @@ class LadybugStore(Store):
     def _write_batch(self, batch: PreparedBatch) -> WriteStats:
         if self._read_only:
             raise ReadOnlyError(f"{self.location} was opened read-only")
-        conn = self._connection()
+        self._connection()
+        # A connection per batch: Ladybug's statement cache keys on each bound table's shape
+        # and keeps the table alive, so one long-lived connection would hold every batch.
+        conn = ladybug.Connection(self._db)
+        try:
+            return self._write_in_transaction(conn, batch)
+        finally:
+            conn.close()
+
+    def _write_in_transaction(self, conn: ladybug.Connection, batch: PreparedBatch) -> WriteStats:
         stats = WriteStats()
         created: dict[str, pa.Array] = {}  # label -> keys this batch created
         conn.execute("BEGIN TRANSACTION")
@@ -284,9 +293,8 @@ class LadybugStore(Store):
                 f"(`{f}` IS NOT NULL AND ({var}.{f} IS NULL OR {var}.{f} <> `{f}`))" for f in fields
             )
             sets = ", ".join(f"{var}.{f} = coalesce(`{f}`, {var}.{f})" for f in fields)
-            result = conn.execute(
-                f"LOAD FROM $rows {match} WHERE {differs} SET {sets} RETURN count(*)", {"rows": found}
-            )
+            query = f"LOAD FROM $rows {match} WHERE {differs} SET {sets} RETURN count(*)"
+            result = conn.execute(query, {"rows": found})
             changed = result.get_all()[0][0]
         return positions.filter(pc.invert(pc.is_in(positions, value_set=stored))), changed
 
