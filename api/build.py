@@ -9,6 +9,7 @@ a machine without network still gives a useful graph.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -61,7 +62,9 @@ def run_build(store: Store, *, offline: bool = True, progress=None) -> dict[str,
                 stats = function(store)
             else:
                 with progress(step.name) as advance:
-                    stats = function(store, progress=advance) if _takes_progress(function) else function(store)
+                    stats = (
+                        function(store, progress=advance) if _takes_progress(function) else function(store)
+                    )
         except FileNotFoundError as exc:
             typer.echo(f"skipped {step.name}: {exc}")
             continue
@@ -70,7 +73,8 @@ def run_build(store: Store, *, offline: bool = True, progress=None) -> dict[str,
     return results
 
 
-def _takes_progress(function: Callable) -> bool:
-    import inspect
-
-    return "progress" in inspect.signature(function).parameters
+def _run_step(step: BuildStep, function: Callable, store: Store, progress) -> WriteStats:
+    if progress is None or "progress" not in inspect.signature(function).parameters:
+        return function(store)
+    with progress(step.name) as advance:
+        return function(store, progress=advance)

@@ -15,6 +15,7 @@ from ..graph.store import StoreError, open_store
 from ..queries import QueryError, load_queries, parse_params
 from . import commands_arxiv, commands_git, commands_github, commands_serve, commands_viz
 from .display import print_rows, progress_bar
+from .options import FormatOption, StoreOption
 
 app = typer.Typer(
     help="Uptake: how RL post-training methods travel from papers into frameworks.", no_args_is_help=True
@@ -23,16 +24,6 @@ db_app = typer.Typer(help="Create, inspect and empty a store.", no_args_is_help=
 load_app = typer.Typer(help="Run one loader into a store.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 app.add_typer(load_app, name="load")
-
-StoreOption = Annotated[
-    str | None,
-    typer.Option(
-        "--store",
-        "-s",
-        help="Ladybug directory or bolt:// / neo4j:// / neo4j+s:// URI; default $UPTAKE_STORE or ./uptake.lbug",
-    ),
-]
-FormatOption = Annotated[str, typer.Option("--format", "-f", help="table, json or csv")]
 
 
 def fail(message: str) -> None:

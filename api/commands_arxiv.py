@@ -9,10 +9,7 @@ from typing import Annotated
 import typer
 
 from .display import progress_bar
-
-StoreOption = Annotated[
-    str | None, typer.Option("--store", "-s", help="Ladybug directory or bolt:// / neo4j:// URI")
-]
+from .options import StoreOption
 
 
 def _date(value: str | None, option: str, fail) -> dt.date | None:

@@ -8,10 +8,8 @@ from typing import Annotated
 import typer
 
 from .display import progress_bar
+from .options import StoreOption
 
-StoreOption = Annotated[
-    str | None, typer.Option("--store", "-s", help="Ladybug directory or bolt:// / neo4j:// URI")
-]
 WorkersOption = Annotated[
     int | None, typer.Option("--workers", help="processes; default: the number of cores")
 ]

@@ -8,14 +8,7 @@ from typing import Annotated
 
 import typer
 
-StoreOption = Annotated[
-    str | None,
-    typer.Option(
-        "--store",
-        "-s",
-        help="Ladybug directory or bolt:// / neo4j:// URI; default $UPTAKE_STORE or ./uptake.lbug",
-    ),
-]
+from .options import StoreOption
 
 
 def register(app, load_app, connect, fail) -> None:
