@@ -58,13 +58,7 @@ def run_build(store: Store, *, offline: bool = True, progress=None) -> dict[str,
             typer.echo(f"skipped {step.name}: not available in this version")
             continue
         try:
-            if progress is None:
-                stats = function(store)
-            else:
-                with progress(step.name) as advance:
-                    stats = (
-                        function(store, progress=advance) if _takes_progress(function) else function(store)
-                    )
+            stats = _run_step(step, function, store, progress)
         except FileNotFoundError as exc:
             typer.echo(f"skipped {step.name}: {exc}")
             continue
