@@ -131,7 +131,7 @@ class LadybugStore(Store):
             f"MERGE (m:{META_LABEL} {{key: 'schema'}}) SET m.schema_version = $v",
             {"v": SCHEMA_VERSION},
         )
-        self._drop_read_only()
+        self._dirty = True
 
     def schema_version(self) -> int | None:
         conn = self._connection()

@@ -189,3 +189,12 @@ def test_a_stream_in_many_batches_writes_every_record_once(store):
     counts = {k: v for k, v in store.counts().items() if v}
     assert counts == {"Method": 30, "Framework": 3, "Commit": 40, "EXTENDS": 30, "PART_OF": 40}
     assert first.edges_created == 70 and again.edges_created == 0 and again.nodes_created == 0
+
+
+def test_ladybug_store_initialised_in_one_process_is_readable_read_only_in_the_next(tmp_path):
+    path = str(tmp_path / "fresh.lbug")
+    with open_store(path) as writable:
+        writable.init()
+    with open_store(path, read_only=True) as ro:
+        assert ro.schema_version() == SCHEMA_VERSION
+        assert ro.read("MATCH (m:Method) RETURN count(m) AS n") == [{"n": 0}]
