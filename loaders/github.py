@@ -738,13 +738,19 @@ def load_github_offline(store: Store, progress: Callable[[int], None] | None = N
 
     catalog = read_catalog()
     total = WriteStats()
+    missing = []
     for slug, entry in catalog.frameworks.items():
         folder = cache_folder(entry.repo)
         if not (folder / "issues.jsonl").exists():
-            print(f"github threads: no cache for {slug}; run `uptake load github --framework {slug}`")
+            missing.append(slug)
             continue
         loaded = load_github(
             store, slug, entry.repo, catalog.methods.values(), dump=folder, progress=progress
         )
         total += loaded.written
+    if missing:
+        print(
+            f"github threads: nothing fetched yet for {', '.join(missing)}; "
+            "run `uptake load github --framework NAME` (network) or `--dump DIR`"
+        )
     return total

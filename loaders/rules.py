@@ -258,12 +258,18 @@ def load_rules_offline(store: Store, progress: Callable[[int], None] | None = No
     from .catalog import read_catalog
 
     total = WriteStats()
+    missing = []
     for slug, entry in read_catalog().frameworks.items():
         git_dir = clone_path(entry.repo)
         if not git_dir.exists():
-            print(f"contribution rules: no clone of {entry.repo} at {git_dir}; run `uptake load git` first")
+            missing.append(slug)
             continue
         total += load_rules(store, slug, git_dir)
         if progress:
             progress(1)
+    if missing:
+        print(
+            f"contribution rules: no local clone of {', '.join(missing)} (in {clone_path('x/y').parent}); "
+            "run `uptake load git --framework NAME` or `uptake update` first"
+        )
     return total
