@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from .schema import NODE_TYPES, REL_TYPES, day_column
 
@@ -255,31 +256,35 @@ class Batch:
         _check_known(edge, edge.props, types)
         group.merge((src_key, dst_key), edge.props, edge.origin)
 
-    def with_endpoints(self) -> Batch:
-        """Add key-only nodes for edge endpoints, so an edge never points nowhere."""
-        for (_, src_label, dst_label), group in self._edges.items():
-            src = self._nodes.setdefault(src_label, _Group())
-            dst = self._nodes.setdefault(dst_label, _Group())
-            for src_key, dst_key in group.identities:
-                if src_key not in src.index:
-                    src.merge(src_key, {}, "")
-                if dst_key not in dst.index:
-                    dst.merge(dst_key, {}, "")
-        return self
+    def prepared(self) -> PreparedBatch:
+        """Typed tables of every label and relationship group; raises RecordError on a bad record."""
+        endpoints = {
+            group_key: ([s for s, _ in group.identities], [d for _, d in group.identities])
+            for group_key, group in self._edges.items()
+        }
+        return PreparedBatch(self._node_tables(endpoints), self._edge_tables(endpoints))
 
-    def node_tables(self) -> list[NodeTable]:
-        """Typed tables per label; raises RecordError naming the first bad record."""
+    def _node_tables(self, endpoints) -> list[NodeTable]:
+        """Every edge endpoint the batch does not hold as a node is added key-only, so an edge
+        never points nowhere; Arrow finds those keys rather than a Python loop over edges.
+        """
+        referenced: dict[str, list[pa.Array]] = {}
+        for (_, src_label, dst_label), (src, dst) in endpoints.items():
+            referenced.setdefault(src_label, []).append(pa.array(src, pa.string()))
+            referenced.setdefault(dst_label, []).append(pa.array(dst, pa.string()))
         tables = []
-        for label, group in self._nodes.items():
+        for label in dict.fromkeys([*self._nodes, *referenced]):
+            group = self._nodes.get(label) or _Group()
 
             def what(i: int, label=label, group=group) -> str:
                 return _where(f"{label} {group.identities[i]!r}", group.origins.get(i))
 
             props = group.columns(NODE_TYPES[label].prop_types, what)
-            tables.append(NodeTable(label, group.identities, props))
+            stubs = _missing(referenced.get(label, []), group.identities)
+            tables.append(NodeTable(label, group.identities + stubs, _pad(props, len(stubs))))
         return tables
 
-    def edge_tables(self) -> list[EdgeTable]:
+    def _edge_tables(self, endpoints) -> list[EdgeTable]:
         tables = []
         for (rel, src_label, dst_label), group in self._edges.items():
 
@@ -288,10 +293,32 @@ class Batch:
                 return _where(f"{rel} {src_label} {s!r} -> {dst_label} {d!r}", group.origins.get(i))
 
             props = group.columns(REL_TYPES[rel].prop_types, what)
-            src_keys = [s for s, _ in group.identities]
-            dst_keys = [d for _, d in group.identities]
+            src_keys, dst_keys = endpoints[(rel, src_label, dst_label)]
             tables.append(EdgeTable(rel, src_label, dst_label, src_keys, dst_keys, props))
         return tables
+
+
+def _missing(referenced: list[pa.Array], known: list[str]) -> list[str]:
+    """Distinct referenced keys that are not among `known`."""
+    if not referenced:
+        return []
+    distinct = pc.unique(pa.concat_arrays(referenced))
+    absent = pc.invert(pc.is_in(distinct, value_set=pa.array(known, pa.string())))
+    return distinct.filter(absent).to_pylist()
+
+
+def _pad(props: pa.Table, count: int) -> pa.Table:
+    """`count` more rows of nulls: the key-only nodes' unknown properties."""
+    if not count or not props.num_columns:
+        return props
+    return pa.table(
+        {
+            name: pa.concat_arrays(
+                [props.column(name).combine_chunks(), pa.nulls(count, props.column(name).type)]
+            )
+            for name in props.column_names
+        }
+    )
 
 
 def _check_known(record: Record, props: dict[str, Any], types: dict[str, str]) -> None:
@@ -316,8 +343,7 @@ def prepare_batch(records: Iterable[Record]) -> PreparedBatch:
     batch = Batch()
     for record in records:
         batch.add(record)
-    batch.with_endpoints()
-    return PreparedBatch(batch.node_tables(), batch.edge_tables())
+    return batch.prepared()
 
 
 def batched(records: Iterable[Record], size: int) -> Iterator[list[Record]]:
