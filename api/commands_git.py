@@ -24,6 +24,13 @@ def _catalog(fail):
         fail(str(exc))
 
 
+def _selected(catalog, slugs: list[str] | None, fail):
+    """The named catalog frameworks, or all of them."""
+    if not slugs:
+        return list(catalog.frameworks.values())
+    return [_framework(catalog, slug, fail) for slug in slugs]
+
+
 def _framework(catalog, name: str, fail):
     entry = catalog.frameworks.get(name) or catalog.frameworks.get(name.lower().replace("_", "-"))
     if entry is None:
@@ -72,11 +79,7 @@ def register(app, load_app, connect, fail) -> None:
     ) -> None:
         """Fetch every catalog framework, mine new commits and link them (incremental)."""
         catalog = _catalog(fail)
-        entries = (
-            [_framework(catalog, f, fail) for f in framework]
-            if framework
-            else list(catalog.frameworks.values())
-        )
+        entries = _selected(catalog, framework, fail)
         methods = list(catalog.methods.values())
         with connect(store) as s:
             for entry in entries:
@@ -104,11 +107,7 @@ def register(app, load_app, connect, fail) -> None:
         from ..loaders.release import find_repository, write_release
 
         catalog = _catalog(fail)
-        entries = (
-            [_framework(catalog, f, fail) for f in framework]
-            if framework
-            else list(catalog.frameworks.values())
-        )
+        entries = _selected(catalog, framework, fail)
         methods = list(catalog.methods.values())
         facts = []
         for entry in entries:
