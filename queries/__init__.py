@@ -22,6 +22,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..graph.records import day_number
+
 QUERY_DIR = Path(__file__).parent
 BACKENDS = ("ladybug", "neo4j")
 PARAM_TYPES = ("STRING", "INT64", "DOUBLE", "BOOL", "DATE", "STRING[]")
@@ -124,7 +126,7 @@ class StoredQuery:
         for param in self.params:
             if param.type == "DATE":
                 value = bound[param.name]
-                bound[f"{param.name}_day"] = (value - dt.date(1970, 1, 1)).days if value else None
+                bound[f"{param.name}_day"] = day_number(value) if value else None
         return bound
 
 
