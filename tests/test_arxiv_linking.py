@@ -2,39 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
+from catalog_entries import method, org
 from uptake.loaders.link.paper_features import OrganizationMatcher, extract_features, policy_sizes
 from uptake.loaders.link.proposals import ProposalFinder, looks_like_method_name
 
-
-@dataclass(frozen=True)
-class Method:
-    slug: str
-    name: str
-    aliases: tuple[str, ...] = ()
-    arxiv_id: str | None = None
-    ambiguous_aliases: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Org:
-    slug: str
-    name: str
-    kind: str = "company"
-
-
 METHODS = [
-    Method("ppo", "PPO", ("PPO", "ppo", "PPOTrainer"), "1707.06347"),
-    Method("grpo", "GRPO", ("GRPO", "grpo"), "2402.03300"),
-    Method("dapo", "DAPO", ("DAPO", "dapo", "clip_ratio_high"), "2503.14476"),
-    Method("dr-grpo", "Dr. GRPO", ("Dr. GRPO", "DrGRPO", "dr_grpo"), "2503.20783"),
-    Method("gspo", "GSPO", ("GSPO", "gspo"), "2507.18071"),
-    Method("prime", "PRIME", ("PRIME", "prime"), "2502.01456", ("PRIME", "prime")),
-    Method("sapo", "SAPO", ("SAPO", "sapo"), "2511.20347", ("SAPO", "sapo")),
-    Method("orpo", "ORPO", ("ORPO", "orpo", "ORPOTrainer"), "2403.07691"),
-    Method("reinforce-pp", "REINFORCE++", ("REINFORCE++", "reinforce_plus_plus"), "2501.03262"),
+    method("ppo", "PPO", ("PPO", "ppo", "PPOTrainer"), "1707.06347"),
+    method("grpo", "GRPO", ("GRPO", "grpo"), "2402.03300"),
+    method("dapo", "DAPO", ("DAPO", "dapo", "clip_ratio_high"), "2503.14476"),
+    method("dr-grpo", "Dr. GRPO", ("Dr. GRPO", "DrGRPO", "dr_grpo"), "2503.20783"),
+    method("gspo", "GSPO", ("GSPO", "gspo"), "2507.18071"),
+    method("prime", "PRIME", ("PRIME", "prime"), "2502.01456", ("PRIME", "prime")),
+    method("sapo", "SAPO", ("SAPO", "sapo"), "2511.20347", ("SAPO", "sapo")),
+    method("orpo", "ORPO", ("ORPO", "orpo", "ORPOTrainer"), "2403.07691"),
+    method("reinforce-pp", "REINFORCE++", ("REINFORCE++", "reinforce_plus_plus"), "2501.03262"),
 ]
 FINDER = ProposalFinder(METHODS)
 
@@ -136,7 +118,7 @@ def test_code_url_from_abstract_or_comment():
 
 def test_organisations_in_affiliations():
     matcher = OrganizationMatcher(
-        [Org("bytedance", "ByteDance"), Org("nvidia", "NVIDIA"), Org("meta", "Meta")]
+        [org("bytedance", "ByteDance"), org("nvidia", "NVIDIA"), org("meta", "Meta")]
     )
     found = matcher.find(
         ["ByteDance Seed, Beijing", "Nvidia Corporation", "Metallurgy Dept., Some University"]

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import yaml
 from typer.testing import CliRunner
-
 from uptake.api.cli import app
 from uptake.graph.store import NEO4J_SCHEMES
 

@@ -3,41 +3,24 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 import pytest
+from catalog_entries import method, org
 from uptake.loaders.arxiv import PaperAnalyzer, PaperRecord, load_papers
 from uptake.loaders.reports import REPORTS_FILE, ReportError, load_reports, read_report_facts
 
-
-@dataclass(frozen=True)
-class Method:
-    slug: str
-    name: str
-    aliases: tuple[str, ...] = ()
-    arxiv_id: str | None = None
-    ambiguous_aliases: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Org:
-    slug: str
-    name: str
-    kind: str = "company"
-
-
 METHODS = [
-    Method("grpo", "GRPO", ("GRPO", "grpo"), "2402.03300"),
-    Method("ppo", "PPO", ("PPO", "ppo"), "1707.06347"),
-    Method("cispo", "CISPO", ("CISPO", "cispo"), "2506.13585"),
-    Method("dpo", "DPO", ("DPO", "dpo"), "2305.18290"),
-    Method("icepop", "IcePop", ("IcePop", "icepop"), "2510.18855"),
-    Method("gspo", "GSPO", ("GSPO", "gspo"), "2507.18071"),
+    method("grpo", "GRPO", ("GRPO", "grpo"), "2402.03300"),
+    method("ppo", "PPO", ("PPO", "ppo"), "1707.06347"),
+    method("cispo", "CISPO", ("CISPO", "cispo"), "2506.13585"),
+    method("dpo", "DPO", ("DPO", "dpo"), "2305.18290"),
+    method("icepop", "IcePop", ("IcePop", "icepop"), "2510.18855"),
+    method("gspo", "GSPO", ("GSPO", "gspo"), "2507.18071"),
 ]
 ORGS = [
-    Org("deepseek", "DeepSeek"),
-    Org("minimax", "MiniMax"),
-    Org("tsinghua", "Tsinghua University", "university"),
+    org("deepseek", "DeepSeek"),
+    org("minimax", "MiniMax"),
+    org("tsinghua", "Tsinghua University", "university"),
 ]
 
 
