@@ -24,6 +24,11 @@ def _catalog(fail):
         fail(str(exc))
 
 
+FrameworksOption = Annotated[
+    list[str] | None, typer.Option("--framework", help="only these frameworks (repeatable); default all")
+]
+
+
 def _selected(catalog, slugs: list[str] | None, fail):
     """The named catalog frameworks, or all of them."""
     if not slugs:
@@ -72,9 +77,7 @@ def register(app, load_app, connect, fail) -> None:
     @app.command("update")
     def update(
         store: StoreOption = None,
-        framework: Annotated[
-            list[str] | None, typer.Option("--framework", help="only these frameworks (repeatable)")
-        ] = None,
+        framework: FrameworksOption = None,
         workers: WorkersOption = None,
     ) -> None:
         """Fetch every catalog framework, mine new commits and link them (incremental)."""
@@ -97,9 +100,7 @@ def register(app, load_app, connect, fail) -> None:
             ),
         ] = None,
         out: Annotated[Path | None, typer.Option("--out", help="release folder; default data/git")] = None,
-        framework: Annotated[
-            list[str] | None, typer.Option("--framework", help="only these (repeatable)")
-        ] = None,
+        framework: FrameworksOption = None,
         workers: WorkersOption = None,
     ) -> None:
         """Mine every catalog framework's full history and write the data release files."""
