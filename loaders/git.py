@@ -17,7 +17,7 @@ import re
 import subprocess
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -130,9 +130,21 @@ class MinedCommit:
     author_date: str
     commit_date: str
     message: str
-    files: list[FileDiff] = field(default_factory=list)
+    files: list[FileDiff] = field(default_factory=list)  # with diff text; dropped after linking
     links: list[Link] = field(default_factory=list)
     reverts: str | None = None
+    # What is kept of the files once the diff text is gone:
+    paths: list[str] = field(default_factory=list)  # the first MAX_PATHS
+    files_changed: int = 0
+    insertions: int = 0
+    deletions: int = 0
+
+    def __post_init__(self) -> None:
+        if self.files:
+            self.paths = [f.path for f in self.files[:MAX_PATHS]]
+            self.files_changed = len(self.files)
+            self.insertions = sum(f.added for f in self.files)
+            self.deletions = sum(f.deleted for f in self.files)
 
     @property
     def subject(self) -> str:
@@ -220,17 +232,22 @@ def parse_commit(record: str) -> MinedCommit:
 
 def iter_records(stream: Iterable[bytes]) -> Iterator[str]:
     """Split the raw byte stream on the record marker; each record decoded on its own
-    (invalid UTF-8 in messages or diffs becomes U+FFFD, never an exception)."""
-    pending = b""
+    (invalid UTF-8 in messages or diffs becomes U+FFFD, never an exception). Only new bytes
+    are searched, so small reads of a large commit cost no more than large ones."""
+    buffer = bytearray()
     for chunk in stream:
-        pending += chunk
-        parts = pending.split(_MARK)
-        pending = parts.pop()
-        for part in parts:
-            if part:
-                yield part.decode("utf-8", "replace")
-    if pending:
-        yield pending.decode("utf-8", "replace")
+        search_from = max(0, len(buffer) - len(_MARK) + 1)  # a marker may straddle the old end
+        buffer += chunk
+        done = 0
+        at = buffer.find(_MARK, search_from)
+        while at >= 0:
+            if at > done:
+                yield buffer[done:at].decode("utf-8", "replace")
+            done = at + len(_MARK)
+            at = buffer.find(_MARK, done)
+        del buffer[:done]
+    if buffer:
+        yield buffer.decode("utf-8", "replace")
 
 
 def _log_command(git_dir: Path | str, excludes: tuple[str, ...] = ()) -> list[str]:
@@ -258,10 +275,9 @@ def _widen_pipe(stream) -> None:
         pass
 
 
-def stream_commits(
-    git_dir: Path | str, shas: list[str], excludes: tuple[str, ...] = ()
-) -> Iterator[MinedCommit]:
-    """Parsed commits for `shas`, in that order, read from one streaming `git log` process."""
+def stream_records(git_dir: Path | str, shas: list[str], excludes: tuple[str, ...] = ()) -> Iterator[str]:
+    """Raw log records for `shas`, in that order, from one streaming `git log` process. A record
+    cut short by a failing git is never yielded: the error is raised instead."""
     proc = subprocess.Popen(
         _log_command(git_dir, excludes), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
@@ -276,10 +292,17 @@ def stream_commits(
     _widen_pipe(proc.stdout)
     writer = threading.Thread(target=feed, daemon=True)
     writer.start()
+    records = iter_records(iter(lambda: proc.stdout.read1(1 << 20), b""))
+    finished = False
     try:
-        for record in iter_records(iter(lambda: proc.stdout.read(1 << 20), b"")):
-            yield parse_commit(record)
+        pending = next(records, None)
+        for record in records:
+            yield pending
+            pending = record
+        finished = True
     finally:
+        if not finished:
+            proc.kill()  # the reader stopped early: git need not compute the rest
         proc.stdout.close()
         err = proc.stderr.read().decode("utf-8", "replace")
         code = proc.wait()
@@ -290,6 +313,15 @@ def stream_commits(
         if missing:
             raise MissingObjectError(message, missing.group(1) or missing.group(2))
         raise GitError(message + "; the repository may be corrupt: re-clone it or run `git fsck`")
+    if pending is not None:
+        yield pending
+
+
+def stream_commits(
+    git_dir: Path | str, shas: list[str], excludes: tuple[str, ...] = ()
+) -> Iterator[MinedCommit]:
+    """Parsed commits for `shas`, in that order."""
+    return map(parse_commit, stream_records(git_dir, shas, excludes))
 
 
 def _paths_of_blob(git_dir: Path | str, shas: list[str], blob: str) -> set[str]:
@@ -320,7 +352,8 @@ def _init_worker(methods: list) -> None:
 
 
 def link_commit(commit: MinedCommit, linker: CommitLinker) -> MinedCommit:
-    """Attach links, then drop the diff text so only small facts leave the worker."""
+    """Attach links, then drop the files' diff text and the message body so only small facts
+    leave the worker."""
     for i, f in enumerate(commit.files):
         if len(f.text) > MAX_SCAN:
             commit.files[i] = FileDiff(
@@ -328,34 +361,89 @@ def link_commit(commit: MinedCommit, linker: CommitLinker) -> MinedCommit:
             )
     result = linker.link(commit.message, commit.files)
     commit.links, commit.reverts = result.links, result.reverts
-    commit.files = [
-        FileDiff(f.path, f.status, f.old_path, f.added, f.deleted, f.binary) for f in commit.files
-    ]
+    commit.message = commit.subject  # all that is stored; bodies of squash merges are long
+    commit.files = []
     return commit
 
 
-def mine_slice(git_dir: str, shas: list[str]) -> list[MinedCommit]:
-    """Worker entry point: one slice of history, parsed and linked. Files whose content is
-    absent from the copy (large files left out of a partial clone) are skipped, by path."""
+@dataclass
+class Stretch:
+    """A run of one repository's history mined from both ends at once, by two processes that
+    each claim the next commit from their end until they meet: no slice is left to finish alone,
+    and each end needs only one git process."""
+
+    git_dir: str
+    shas: list[str]
+    bounds: object = None  # shared [next index from the front, next index from the back]
+
+    def __post_init__(self) -> None:
+        self.bounds = get_context("fork").Array("q", [0, len(self.shas) - 1])
+
+    def claim(self, from_back: bool) -> bool:
+        with self.bounds.get_lock():
+            front, back = self.bounds[0], self.bounds[1]
+            if front > back:
+                return False
+            self.bounds[1 if from_back else 0] = back - 1 if from_back else front + 1
+            return True
+
+    def remaining(self, from_back: bool) -> list[str]:
+        with self.bounds.get_lock():
+            part = self.shas[self.bounds[0] : self.bounds[1] + 1]
+        return part[::-1] if from_back else part
+
+    def claimed(self) -> int:
+        with self.bounds.get_lock():
+            return len(self.shas) - max(0, self.bounds[1] - self.bounds[0] + 1)
+
+
+def stretches(jobs: list[tuple[str, list[str]]], workers: int, minimum: int = 100) -> list[Stretch]:
+    """Each repository's history cut into at most one stretch per two workers."""
+    out = []
+    for git_dir, shas in jobs:
+        count = max(1, min(-(-workers // 2), len(shas) // minimum))
+        size = -(-len(shas) // count) if shas else 0
+        out += [Stretch(git_dir, shas[i : i + size]) for i in range(0, len(shas), size or 1)]
+    return out
+
+
+_STRETCHES: list[Stretch] = []  # set before the workers fork, so they share the bounds
+
+
+def mine_end(index: int, from_back: bool) -> list[MinedCommit]:
+    """Worker entry point: commits of one stretch from one end, parsed and linked, in the order
+    mined."""
     assert _LINKER is not None, "worker not initialised"
+    stretch = _STRETCHES[index]
+    mined: list[MinedCommit] = []
+    while True:
+        try:
+            for record in stream_records(stretch.git_dir, stretch.remaining(from_back)):
+                if not stretch.claim(from_back):
+                    return mined  # met the other end
+                mined.append(link_commit(parse_commit(record), _LINKER))
+            return mined
+        except MissingObjectError:
+            # A commit ahead reads a file this copy lacks (a partial clone leaves out large
+            # files): the next commit is mined alone, without such files, the rest as they are.
+            rest = stretch.remaining(from_back)
+            if not rest or not stretch.claim(from_back):
+                return mined
+            mined.append(link_commit(_mine_without_missing(stretch.git_dir, rest[0]), _LINKER))
+
+
+def _mine_without_missing(git_dir: str, sha: str) -> MinedCommit:
+    """One commit alone, leaving out the files whose contents this copy lacks."""
     excludes: tuple[str, ...] = ()
     for _ in range(50):
         try:
-            return [link_commit(c, _LINKER) for c in stream_commits(git_dir, shas, excludes)]
+            return next(stream_commits(git_dir, [sha], excludes))
         except MissingObjectError as exc:
-            paths = _paths_of_blob(git_dir, shas, exc.sha) - set(excludes)
+            paths = _paths_of_blob(git_dir, [sha], exc.sha) - set(excludes)
             if not paths:
                 raise
             excludes += tuple(sorted(paths))
-    raise GitError(f"{git_dir}: too many unreadable files in one slice of history; re-clone it")
-
-
-def slices(shas: list[str], workers: int, per_worker: int = 4, minimum: int = 40) -> list[list[str]]:
-    """Cut a history into slices: several per worker so a slow slice does not idle the others."""
-    if not shas:
-        return []
-    size = max(minimum, -(-len(shas) // max(1, workers * per_worker)))
-    return [shas[i : i + size] for i in range(0, len(shas), size)]
+    raise GitError(f"{git_dir}: commit {sha} needs file contents this copy lacks; re-clone it")
 
 
 def mine_commits(
@@ -364,26 +452,42 @@ def mine_commits(
     workers: int | None = None,
     progress: Callable[[str, int], None] | None = None,
 ) -> Iterator[tuple[str, list[MinedCommit]]]:
-    """Mine several repositories' commits in parallel: yields (git_dir, commits of one slice)."""
+    """Mine several repositories' commits in parallel: yields (git_dir, commits of one stretch
+    in history order); `progress(git_dir, n)` hears of commits as they are claimed."""
+    global _STRETCHES
     workers = workers or os.cpu_count() or 1
-    tasks = [(git_dir, part) for git_dir, shas in jobs for part in slices(shas, workers)]
-    if workers == 1 or len(tasks) <= 1:
-        _init_worker(methods)
-        for git_dir, part in tasks:
-            mined = mine_slice(git_dir, part)
-            if progress:
-                progress(git_dir, len(mined))
-            yield git_dir, mined
-        return
+    _STRETCHES = stretches(jobs, workers)
     # Compile the linker once, here: forked workers inherit it instead of each compiling its own.
     _init_worker(methods)
+    tasks = [(i, from_back) for i in range(len(_STRETCHES)) for from_back in (False, True)]
+    reported = [0] * len(_STRETCHES)
+
+    def report() -> None:
+        for i, stretch in enumerate(_STRETCHES):
+            now = stretch.claimed()
+            if progress and now > reported[i]:
+                progress(stretch.git_dir, now - reported[i])
+            reported[i] = now
+
+    if workers == 1:
+        for i, stretch in enumerate(_STRETCHES):
+            mined = mine_end(i, False)
+            report()
+            yield stretch.git_dir, mined
+        return
     with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
-        futures = [(git_dir, pool.submit(mine_slice, git_dir, part)) for git_dir, part in tasks]
-        for git_dir, future in futures:
-            mined = future.result()
-            if progress:
-                progress(git_dir, len(mined))
-            yield git_dir, mined
+        futures = {pool.submit(mine_end, i, back): (i, back) for i, back in tasks}
+        ends: dict[int, dict[bool, list[MinedCommit]]] = {}
+        pending = set(futures)
+        while pending:
+            done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            report()
+            for future in done:
+                i, back = futures[future]
+                ends.setdefault(i, {})[back] = future.result()
+                if len(ends[i]) == 2:
+                    both = ends.pop(i)
+                    yield _STRETCHES[i].git_dir, both[False] + both[True][::-1]
 
 
 # --- records (pure) ------------------------------------------------------------------------------
@@ -410,10 +514,10 @@ def commit_records(framework: str, c: MinedCommit, origin: str = "") -> Iterator
             "commit_ts": c.commit_ts,
             "subject": c.subject,
             "pr_number": c.pr_number,
-            "files_changed": len(c.files),
-            "insertions": sum(f.added for f in c.files),
-            "deletions": sum(f.deleted for f in c.files),
-            "paths": [f.path for f in c.files[:MAX_PATHS]],
+            "files_changed": c.files_changed,
+            "insertions": c.insertions,
+            "deletions": c.deletions,
+            "paths": c.paths,
             "is_merge": len(c.parents) > 1,
         },
         origin,
@@ -581,15 +685,14 @@ def mine_framework(
     reverts: dict[str, str] = {}
 
     def records() -> Iterator[Record]:
-        for _, mined in mine_commits([(str(git_dir), shas)], methods, workers, None):
+        advance = (lambda _, n: progress(n)) if progress else None
+        for _, mined in mine_commits([(str(git_dir), shas)], methods, workers, advance):
             for c in mined:
                 result.new_commits += 1
                 result.links += len(c.links)
                 if c.reverts is not None:
                     reverts[c.sha] = c.reverts or _revert_target_by_subject(git_dir, c.subject, c.sha)
                 yield from commit_records(framework, c)
-            if progress:
-                progress(len(mined))
 
     store.write_all(records(), batch_size=batch_size)
     store.write_all(_revert_records(git_dir, framework, reverts))
@@ -645,8 +748,6 @@ def mine_repository(
     commits: list[MinedCommit] = []
     for _, mined in mine_commits([(str(git_dir), shas)], methods, workers):
         commits.extend(mined)
-    for c in commits:
-        c.message = c.subject  # keep the subject only: bodies are not needed after linking
     on_head = set(shas)
     tags = list_tags(git_dir)
     first_release: dict[str, str] = {}

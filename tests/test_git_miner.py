@@ -8,13 +8,16 @@ import subprocess
 import pytest
 from git_history import METHODS, Repo, crafted_history
 from uptake.loaders.git import (
+    _MARK,
     GitError,
+    iter_records,
     mine_commits,
+    mine_end,
     mine_framework,
     parse_file_diff,
     pr_number,
     resolve_repository,
-    slices,
+    stretches,
 )
 from uptake.queries import load_queries
 
@@ -49,10 +52,29 @@ def test_parse_file_diff_reads_status_counts_and_binary():
     assert binary.binary and binary.path == "l.png" and binary.added == 0
 
 
-def test_slices_cover_history_in_order():
+def test_stretches_cover_history_in_order():
     shas = [f"{i:040x}" for i in range(1000)]
-    parts = slices(shas, workers=2)
-    assert len(parts) > 2 and [s for p in parts for s in p] == shas
+    assert [s.shas for s in stretches([("repo", shas)], workers=2)] == [shas]
+    four = stretches([("a", shas), ("b", shas[:150])], workers=4)
+    assert [(s.git_dir, len(s.shas)) for s in four] == [("a", 500), ("a", 500), ("b", 150)]
+    assert [sha for s in four if s.git_dir == "a" for sha in s.shas] == shas
+
+
+def test_the_two_ends_of_a_stretch_meet_without_overlap(tmp_path):
+    repo, _ = crafted_history(tmp_path / "fw")
+    shas = repo.git("rev-list", "--reverse", "HEAD").split()
+    import uptake.loaders.git as git_module
+
+    git_module._init_worker(METHODS)
+    git_module._STRETCHES = [git_module.Stretch(str(resolve_repository(repo.path)), shas)]
+    rear = mine_end(0, from_back=True)  # one end alone takes everything, newest first
+    assert [c.sha for c in rear] == shas[::-1]
+    assert mine_end(0, from_back=False) == []  # nothing left for the other end
+    stretch = git_module.Stretch(git_module._STRETCHES[0].git_dir, shas)
+    git_module._STRETCHES = [stretch]
+    assert stretch.claim(from_back=True) and stretch.claim(from_back=True)
+    assert [c.sha for c in mine_end(0, from_back=False)] == shas[:-2]
+    assert stretch.claimed() == len(shas) and not stretch.claim(from_back=True)
 
 
 def test_mining_in_parallel_equals_mining_in_one_process(tmp_path):
@@ -60,17 +82,12 @@ def test_mining_in_parallel_equals_mining_in_one_process(tmp_path):
     shas = repo.git("rev-list", "--reverse", "HEAD").split()
     git_dir = str(resolve_repository(repo.path))
     one = [c for _, part in mine_commits([(git_dir, shas)], METHODS, workers=1) for c in part]
-    # Tiny slices force several processes even on a small history.
-    import uptake.loaders.git as git_module
-
-    original = git_module.slices
-    git_module.slices = lambda s, w: original(s, w, per_worker=4, minimum=2)
-    try:
-        two = [c for _, part in mine_commits([(git_dir, shas)], METHODS, workers=2) for c in part]
-    finally:
-        git_module.slices = original
+    heard = []
+    mined = mine_commits([(git_dir, shas)], METHODS, workers=2, progress=lambda _, n: heard.append(n))
+    two = [c for _, part in mined for c in part]
     assert [c.sha for c in two] == shas
     assert [(c.sha, c.links) for c in one] == [(c.sha, c.links) for c in two]
+    assert sum(heard) == len(shas)
 
 
 def test_full_mine_of_a_crafted_history(store, tmp_path):
@@ -156,13 +173,24 @@ def test_missing_path_and_corrupt_repository_are_clear_errors(store, tmp_path):
     with pytest.raises(GitError, match="not a git repository"):
         resolve_repository(tmp_path / "plain")
     repo, s = crafted_history(tmp_path / "fw")
-    # A copy without one file's content (as a partial clone): that file is skipped, by path.
+    # A copy without one file's content (as a partial clone): the commits whose diffs need it are
+    # mined without that file; the commits whose versions of it are present keep it.
     partial = tmp_path / "partial.git"
     shutil.copytree(repo.path / ".git", partial)
     blob = repo.git("rev-parse", f"{s['dapo']}:fw/grpo_trainer.py")
     (partial / "objects" / blob[:2] / blob[2:]).unlink()
-    skipped = mine_framework(store, "fw", partial, METHODS, workers=1)
+    skipped = mine_framework(store, "fw", partial, METHODS, workers=2)
     assert skipped.new_commits == int(repo.git("rev-list", "--count", "HEAD"))
+    touching = repo.git("log", "--format=%H", "--", "fw/grpo_trainer.py").split()
+    needing = {sha for sha in touching if blob in repo.git("show", "--raw", "--no-abbrev", "--format=", sha)}
+    assert s["dapo"] in needing and len(touching) > len(needing)
+    paths = {
+        r["sha"]: r["paths"]
+        for r in store.read("MATCH (c:Commit) WHERE c.sha IN $shas RETURN c.sha AS sha, c.paths AS paths",
+                            {"shas": touching})
+    }  # fmt: skip
+    kept = ["fw/grpo_trainer.py" in paths[sha] for sha in touching]
+    assert kept == [sha not in needing for sha in touching]
     # A corrupt copy: a commit object is garbage. The error names the repository.
     corrupt = tmp_path / "corrupt.git"
     shutil.copytree(repo.path / ".git", corrupt)
@@ -217,3 +245,11 @@ def test_empty_repository_is_refused(tmp_path):
     Repo(tmp_path / "empty")
     with pytest.raises(GitError, match="HEAD does not resolve"):
         resolve_repository(tmp_path / "empty")
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 64, 1 << 20])
+def test_records_are_split_the_same_whatever_the_read_size(chunk):
+    records = [b"a" * n + "é".encode() for n in range(0, 400, 7)] + [b"bad \xff utf-8"]
+    data = b"".join(_MARK + r for r in records)
+    found = list(iter_records(data[i : i + chunk] for i in range(0, len(data), chunk)))
+    assert found == [r.decode("utf-8", "replace") for r in records]

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from git_history import METHODS
+from uptake.loaders.link.literals import LiteralScanner
 from uptake.loaders.link.methods import CodeAliasIndex, MethodMatcher, classify_alias
 
 
@@ -57,3 +60,28 @@ def test_method_matcher_prefers_longer_names_and_needs_context_for_ambiguous_one
     assert matcher.find("The IPO of the company") == []  # ambiguous, no RL context
     assert [m.slug for m in matcher.find("IPO loss for preference policy training")] == ["ipo"]
     assert matcher.find("grpo_helper and dapo-like tricks") == []
+
+
+def _reference(words: list[str], text: str, whole: bool) -> list[tuple[int, int, str]]:
+    """What Python's own `re` finds with a longest-first alternation."""
+    body = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    pattern = rf"(?<![a-z0-9_])(?:{body})(?![a-z0-9_])" if whole else f"(?:{body})"
+    return [(m.start(), m.end(), m.group(0)) for m in re.finditer(pattern, text)]
+
+
+@pytest.mark.parametrize("whole", [True, False])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "grpo ppo,dr_grpo xppo ppo --use-opsm grpo",  # adjacent tokens share one separator
+        "support dr. grpo grpox ppo_ppo grpo-x",  # inside longer words, and after a longer token
+        "é grpo — ppo 日本 dr_grpo\n+ ppo\t\u00ffgrpo",  # multi-byte text before and between hits
+        "GRPO Ppo DR_GRPO xGRPO ÉGRPO",  # any case
+        "",
+        "ppo",
+    ],
+)
+def test_literal_scanner_finds_what_re_finds(text, whole):
+    words = ["grpo", "ppo", "dr_grpo", "use-opsm", "opsm", "dr. grpo"]
+    found = LiteralScanner(words, whole_identifiers=whole).find(text)
+    assert list(found) == _reference(words, text.lower(), whole)

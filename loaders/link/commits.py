@@ -21,11 +21,16 @@ ambiguous aliases and plain words count only in option contexts, never as bare w
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
+import functools
+import itertools
 import re
 from dataclasses import dataclass, field
 
 from .arxiv_ids import find_arxiv_ids
-from .methods import CodeAlias, CodeAliasIndex, MethodMatcher
+from .literals import LiteralScanner
+from .methods import CodeAlias, CodeAliasIndex, CodeHit, MethodMatcher
 
 IMPLEMENTS = "IMPLEMENTS"
 MENTIONS = "MENTIONS"
@@ -63,7 +68,7 @@ _TYPE_ANNOTATION = re.compile(r"\s*:\s*(?:bool|int|float|str|Optional|Literal|li
 CATEGORIES = ("code", "test", "doc", "example", "other")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FileDiff:
     path: str
     status: str = "M"  # A added, D deleted, M modified, R renamed
@@ -74,7 +79,7 @@ class FileDiff:
     text: str = ""  # hunks only (from the first `@@`), `-U0` style
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Link:
     rel: str  # IMPLEMENTS or MENTIONS
     label: str  # Method or Paper
@@ -92,6 +97,7 @@ class CommitLinks:
     reverts: str | None = None  # sha (or prefix) this commit reverts
 
 
+@functools.lru_cache(maxsize=1 << 16)  # paths recur from commit to commit
 def path_category(path: str) -> str:
     """code, test, doc, example or other; vendored code and CI configuration are `other`."""
     if _VENDORED.search(path) or _SKIP_EXT.search(path) or _CI.search(path):
@@ -105,6 +111,16 @@ def path_category(path: str) -> str:
     if _CODE_EXT.search(path):
         return "code"
     return "other"
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _scan_plan(path: str) -> tuple[str, bool] | None:
+    """(category, whether `#` starts a comment) for a file worth scanning; None to skip it."""
+    comments = bool(_HASH_COMMENT.search(path))
+    category = path_category(path)
+    if _VENDORED.search(path) or (category == "other" and not comments):
+        return None
+    return category, comments
 
 
 def reverted_sha(message: str) -> str | None:
@@ -215,13 +231,17 @@ class CommitLinker:
         best: dict[str, Link] = {}  # slug -> strongest link
         code_words: dict[str, Link] = {}  # slug -> bare use in package code
         papers: dict[str, Link] = {}
-        for f in files:
-            self._link_file(f, best, code_words, papers)
+        scanned = [(f, plan) for f in files if not f.binary and (plan := _scan_plan(f.path))]
+        per_file, citing = self._hits([f for f, _ in scanned])
+        for i, ((f, (category, comments)), hits) in enumerate(zip(scanned, per_file, strict=True)):
+            if i in citing:
+                self._link_papers(f, papers)
+            self._link_file(f, category, comments, hits, best, code_words)
         named = {m.slug: m for m in self.matcher.find(message)}
         for slug, m in named.items():
             link = best.get(slug)
             if link and link.rel == IMPLEMENTS:
-                best[slug] = Link(**{**link.__dict__, "confidence": min(0.99, link.confidence + 0.04)})
+                best[slug] = dataclasses.replace(link, confidence=min(0.99, link.confidence + 0.04))
             elif slug in code_words:
                 w = code_words[slug]
                 best[slug] = Link(IMPLEMENTS, "Method", slug, "diff", w.location, w.identifier,
@@ -229,8 +249,7 @@ class CommitLinker:
             elif link is None:
                 best[slug] = Link(MENTIONS, "Method", slug, "commit-message", "message", m.text,
                                   "commit-message", m.confidence)  # fmt: skip
-        low = message.lower()
-        cited = "arxiv" in low or "huggingface.co/papers" in low or "alphaxiv" in low
+        cited = next(_PAPER_HINTS.find(message), None) is not None
         for a in find_arxiv_ids(message, bare=False) if cited else ():
             papers.setdefault(a.arxiv_id, Link(MENTIONS, "Paper", a.arxiv_id, "commit-message",
                                                "message", a.text, a.rule, 0.9))  # fmt: skip
@@ -244,27 +263,30 @@ class CommitLinker:
         )
         return out
 
-    def _link_file(self, f: FileDiff, best: dict, code_words: dict, papers: dict) -> None:
-        if f.binary or _VENDORED.search(f.path):
-            return
-        category = path_category(f.path)
-        if category == "other" and not _HASH_COMMENT.search(f.path):
-            return
+    def _hits(self, files: list[FileDiff]) -> tuple[list[list[CodeHit]], set[int]]:
+        """Alias hits per file (offsets into its hunk text), and which files may cite a paper:
+        one pass over the whole commit, since a call costs more than most files' text."""
+        joined = "\n".join(f.text for f in files)
+        starts = list(itertools.accumulate((len(f.text) + 1 for f in files), initial=0))
+        per_file: list[list[CodeHit]] = [[] for _ in files]
+        for hit in self.index.scan(joined):
+            i = bisect.bisect_right(starts, hit.start) - 1
+            per_file[i].append(CodeHit(hit.alias, hit.start - starts[i], hit.end - starts[i]))
+        citing = {bisect.bisect_right(starts, at) - 1 for at, _, _ in _PAPER_HINTS.find(joined)}
+        return per_file, citing
+
+    def _link_file(
+        self, f: FileDiff, category: str, comments: bool, hits: list[CodeHit], best: dict, code_words: dict
+    ) -> None:
         if f.status == "A" and category == "code":
             for alias in self.index.path_hits(f.path):
                 if self.index.is_ambiguous(alias) and not _module_named(f.path, alias.token):
                     continue  # `prime_metrics.py`, `opd.toml`: the word may mean something else
                 _keep(best, Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:1", alias.alias,
                                  "new-file", 0.9))  # fmt: skip
-        text = _added_only(f.text)
-        if not text:
-            return
-        lowered = text.lower()
-        if "arxiv" in lowered or "huggingface.co/papers" in lowered or "alphaxiv" in lowered:
-            self._link_papers(f, text, papers)
-        comments = bool(_HASH_COMMENT.search(f.path))
+        text = f.text
         settled: set[str] = set()  # methods nothing later in this file can improve
-        for hit in self.index.scan(text, lowered):
+        for hit in hits:
             alias = hit.alias
             if alias.slug in settled:
                 continue
@@ -305,24 +327,16 @@ class CommitLinker:
                 settled.add(alias.slug)
 
     @staticmethod
-    def _link_papers(f: FileDiff, text: str, papers: dict) -> None:
-        for m in _PAPER_LINE.finditer(text):
+    def _link_papers(f: FileDiff, papers: dict) -> None:
+        for m in _PAPER_LINE.finditer(f.text):
             for a in find_arxiv_ids(m.group(0), bare=False):
                 papers.setdefault(a.arxiv_id, Link(MENTIONS, "Paper", a.arxiv_id, "diff",
-                                                   f"{f.path}:{_line_number(text, m.start())}",
+                                                   f"{f.path}:{_line_number(f.text, m.start())}",
                                                    a.text, a.rule, 0.9))  # fmt: skip
 
 
-_ADDED = re.compile(r"^(?:\+|@@ ).*\n?", re.MULTILINE)
+_PAPER_HINTS = LiteralScanner(["arxiv", "huggingface.co/papers", "alphaxiv"])
 _PAPER_LINE = re.compile(r"^\+.*(?:arxiv|huggingface\.co/papers|alphaxiv).*$", re.MULTILINE | re.IGNORECASE)
-
-
-def _added_only(hunks: str) -> str:
-    """Hunk headers and added lines only: removed lines never make a link, and skipping them
-    halves the text the scanners read."""
-    if "\n-" not in hunks:
-        return hunks
-    return "".join(_ADDED.findall(hunks))
 
 
 def _improves(best: dict[str, Link], slug: str, rel: str, confidence: float) -> bool:

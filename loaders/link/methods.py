@@ -9,9 +9,12 @@ spelling or a nearby RL word before they count.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from .literals import LiteralScanner
 
 # Words near an ambiguous alias that show it is meant as an RL method.
 _RL_CONTEXT = re.compile(
@@ -32,17 +35,18 @@ class MethodMatch:
     confidence: float
 
 
-def _boundary(alias: str) -> str:
+@functools.cache  # compiled on first use: most aliases never occur in a given history
+def _alias_pattern(alias: str) -> re.Pattern:
     # Identifiers: not preceded/followed by a letter, digit or underscore; hyphen
     # continuations ("ORPO-like") are excluded too, so a mention of a family is not the method.
-    return rf"(?<![\w-]){re.escape(alias)}(?![\w]|-(?=[a-z]))"
+    return re.compile(rf"(?<![\w-]){re.escape(alias)}(?![\w]|-(?=[a-z]))", re.IGNORECASE)
 
 
 class MethodMatcher:
     """Compiled alias patterns for a set of catalog methods."""
 
     def __init__(self, methods: Iterable):
-        self._entries: list[tuple[re.Pattern, str, str, bool]] = []
+        self._entries: list[tuple[str, str, bool]] = []  # slug, alias, ambiguous
         self._spellings: dict[str, set[str]] = {}
         for method in methods:
             self._spellings[method.slug] = {method.name, *method.aliases}
@@ -51,41 +55,28 @@ class MethodMatcher:
                 if len(alias) < 2:
                     continue
                 is_ambiguous = alias.lower() in ambiguous
-                self._entries.append(
-                    (re.compile(_boundary(alias), re.IGNORECASE), method.slug, alias, is_ambiguous)
-                )
+                self._entries.append((method.slug, alias, is_ambiguous))
         # Longest aliases first, so "Dr. GRPO" wins over the "GRPO" inside it.
-        self._entries.sort(key=lambda e: -len(e[2]))
+        self._entries.sort(key=lambda e: -len(e[1]))
         # One case-folded pass finds which aliases occur at all; only those run their own pattern.
-        # (Hundreds of patterns per text were the cost; one trie-shaped regex is cheap.)
         self._by_folded: dict[str, list[int]] = {}
-        for i, (_, _, alias, _) in enumerate(self._entries):
+        for i, (_, alias, _) in enumerate(self._entries):
             self._by_folded.setdefault(alias.lower(), []).append(i)
-        self._prefilter = (
-            re.compile(_trie_regex(sorted(self._by_folded, key=len, reverse=True)))
-            if self._by_folded
-            else None
-        )
+        self._prefilter = LiteralScanner(self._by_folded)
 
     def find(self, text: str) -> list[MethodMatch]:
         """One match per method: the longest, most certain alias found."""
         taken: list[tuple[int, int]] = []
         found: dict[str, MethodMatch] = {}
-        if self._prefilter is None:
-            return []
-        lowered = text.lower()
-        positions: dict[int, list[int]] = {}  # entry -> where its folded spelling occurs
-        for m in self._prefilter.finditer(lowered):
-            for i in self._by_folded[m.group(0)]:
-                positions.setdefault(i, []).append(m.start())
-        if not positions:
-            return []
-        aligned = len(lowered) == len(text)
+        positions: dict[int, list[int]] = {}  # entry -> where its spelling occurs, in any case
+        for start, _, word in self._prefilter.find(text):
+            for i in self._by_folded[word]:
+                positions.setdefault(i, []).append(start)
         for i in sorted(positions):
-            pattern, slug, alias, ambiguous = self._entries[i]
+            slug, alias, ambiguous = self._entries[i]
+            pattern = _alias_pattern(alias)
             # Try the alias's own pattern only where its spelling occurs: long messages stay cheap.
-            hits = (pattern.match(text, p) for p in positions[i]) if aligned else pattern.finditer(text)
-            for m in filter(None, hits):
+            for m in filter(None, (pattern.match(text, p) for p in positions[i])):
                 if any(s <= m.start() < e or s < m.end() <= e for s, e in taken):
                     continue
                 match = self._judge(text, m, slug, alias, ambiguous)
@@ -210,9 +201,8 @@ class CodeAliasIndex:
                 self.by_token.setdefault(a.token, []).append(a)
         self.paths = [a for a in self.aliases if a.kind == "path"]
         self.path_words = [a for a in self.aliases if a.kind in ("word", "identifier")]
-        tokens = sorted(self.by_token, key=len, reverse=True)
         # Whole tokens only: never inside a longer identifier (`grpo` is not in `dr_grpo`).
-        self.pattern = re.compile(rf"(?<![a-z0-9_]){_trie_regex(tokens)}(?![a-z0-9_])") if tokens else None
+        self._tokens = LiteralScanner(self.by_token, whole_identifiers=True)
         self._path_pattern = (
             re.compile(rf"(?<![a-z0-9]){_trie_regex(sorted({a.token for a in self.path_words}))}(?![a-z0-9])")
             if self.path_words
@@ -222,16 +212,11 @@ class CodeAliasIndex:
     def is_ambiguous(self, alias: CodeAlias) -> bool:
         return (alias.slug, alias.token) in self.ambiguous
 
-    def scan(self, text: str, lowered: str | None = None) -> Iterable[CodeHit]:
+    def scan(self, text: str) -> Iterable[CodeHit]:
         """Token hits in `text` (any case); callers judge each hit by its line."""
-        if self.pattern is None:
-            return
-        lowered = lowered if lowered is not None else text.lower()
-        if len(lowered) != len(text):  # rare non-ASCII case folds change offsets
-            lowered = "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
-        for m in self.pattern.finditer(lowered):
-            for alias in self.by_token[m.group(0)]:
-                yield CodeHit(alias, m.start(), m.end())
+        for start, end, token in self._tokens.find(text):
+            for alias in self.by_token[token]:
+                yield CodeHit(alias, start, end)
 
     def path_hits(self, path: str) -> list[CodeAlias]:
         """Aliases named by a file's path (`trl/trainer/dpo_trainer.py` names `dpo`); longest wins."""
