@@ -191,19 +191,25 @@ def parse_file_diff(section: str) -> FileDiff:
     status, path, old_path, binary = "M", None, None, False
     lines = header.split("\n")
     for line in lines[1:]:
-        if line.startswith("new file mode"):
-            status = "A"
-        elif line.startswith("deleted file mode"):
-            status = "D"
-        elif line.startswith("rename from "):
-            status, old_path = "R", line[12:]
-        elif line.startswith("rename to "):
-            path = line[10:]
-        elif line.startswith("+++ ") and line[4:] != "/dev/null":
-            path = _strip_prefix(line[4:], "b/")
-        elif line.startswith("--- ") and line[4:] != "/dev/null" and old_path is None:
-            old_path = _strip_prefix(line[4:], "a/")
-        elif line.startswith("Binary files"):
+        first = line[:1]  # one comparison picks the kind of header line; most are `index` lines
+        if first == "+":
+            if line.startswith("+++ ") and line[4:] != "/dev/null":
+                path = _strip_prefix(line[4:], "b/")
+        elif first == "-":
+            if line.startswith("--- ") and line[4:] != "/dev/null" and old_path is None:
+                old_path = _strip_prefix(line[4:], "a/")
+        elif first == "n":
+            if line.startswith("new file mode"):
+                status = "A"
+        elif first == "d":
+            if line.startswith("deleted file mode"):
+                status = "D"
+        elif first == "r":
+            if line.startswith("rename from "):
+                status, old_path = "R", line[12:]
+            elif line.startswith("rename to "):
+                path = line[10:]
+        elif first == "B" and line.startswith("Binary files"):
             binary = True
     if path is None:
         path = old_path if status == "D" and old_path else _strip_prefix(lines[0].rpartition(" b/")[2], "")

@@ -232,10 +232,10 @@ class CommitLinker:
         code_words: dict[str, Link] = {}  # slug -> bare use in package code
         papers: dict[str, Link] = {}
         scanned = [(f, plan) for f in files if not f.binary and (plan := _scan_plan(f.path))]
-        per_file, citing = self._hits([f for f, _ in scanned])
+        per_file, hints = self._hits([f for f, _ in scanned])
         for i, ((f, (category, comments)), hits) in enumerate(zip(scanned, per_file, strict=True)):
-            if i in citing:
-                self._link_papers(f, papers)
+            if i in hints:
+                self._link_papers(f, hints[i], papers)
             self._link_file(f, category, comments, hits, best, code_words)
         named = {m.slug: m for m in self.matcher.find(message)}
         for slug, m in named.items():
@@ -263,17 +263,21 @@ class CommitLinker:
         )
         return out
 
-    def _hits(self, files: list[FileDiff]) -> tuple[list[list[CodeHit]], set[int]]:
-        """Alias hits per file (offsets into its hunk text), and which files may cite a paper:
-        one pass over the whole commit, since a call costs more than most files' text."""
+    def _hits(self, files: list[FileDiff]) -> tuple[list[list[CodeHit]], dict[int, list[int]]]:
+        """Alias hits per file (offsets into its hunk text), and where files may cite a paper
+        (file index -> offsets): one pass over the whole commit, since a call costs more than
+        most files' text."""
         joined = "\n".join(f.text for f in files)
         starts = list(itertools.accumulate((len(f.text) + 1 for f in files), initial=0))
         per_file: list[list[CodeHit]] = [[] for _ in files]
         for hit in self.index.scan(joined):
             i = bisect.bisect_right(starts, hit.start) - 1
             per_file[i].append(CodeHit(hit.alias, hit.start - starts[i], hit.end - starts[i]))
-        citing = {bisect.bisect_right(starts, at) - 1 for at, _, _ in _PAPER_HINTS.find(joined)}
-        return per_file, citing
+        hints: dict[int, list[int]] = {}
+        for at, _, _ in _PAPER_HINTS.find(joined):
+            i = bisect.bisect_right(starts, at) - 1
+            hints.setdefault(i, []).append(at - starts[i])
+        return per_file, hints
 
     def _link_file(
         self, f: FileDiff, category: str, comments: bool, hits: list[CodeHit], best: dict, code_words: dict
@@ -327,16 +331,21 @@ class CommitLinker:
                 settled.add(alias.slug)
 
     @staticmethod
-    def _link_papers(f: FileDiff, papers: dict) -> None:
-        for m in _PAPER_LINE.finditer(f.text):
-            for a in find_arxiv_ids(m.group(0), bare=False):
+    def _link_papers(f: FileDiff, hints: list[int], papers: dict) -> None:
+        """arXiv ids on the added lines where a paper hint was found."""
+        seen = set()
+        for at in hints:
+            line_start, line = _line_at(f.text, at)
+            if line_start in seen or not line.startswith("+"):
+                continue
+            seen.add(line_start)
+            for a in find_arxiv_ids(line, bare=False):
                 papers.setdefault(a.arxiv_id, Link(MENTIONS, "Paper", a.arxiv_id, "diff",
-                                                   f"{f.path}:{_line_number(f.text, m.start())}",
+                                                   f"{f.path}:{_line_number(f.text, line_start)}",
                                                    a.text, a.rule, 0.9))  # fmt: skip
 
 
 _PAPER_HINTS = LiteralScanner(["arxiv", "huggingface.co/papers", "alphaxiv"])
-_PAPER_LINE = re.compile(r"^\+.*(?:arxiv|huggingface\.co/papers|alphaxiv).*$", re.MULTILINE | re.IGNORECASE)
 
 
 def _improves(best: dict[str, Link], slug: str, rel: str, confidence: float) -> bool:
