@@ -155,7 +155,17 @@ def child_incremental(framework: str, path: Path, workers: int) -> dict:
         assert again.up_to_date, again
         t0 = time.perf_counter()
         subprocess.run(
-            ["uptake", "load", "git", "--framework", framework, "--repo", str(path), "--store", target],
+            [
+                str(Path(sys.executable).with_name("uptake")),
+                "load",
+                "git",
+                "--framework",
+                framework,
+                "--repo",
+                str(path),
+                "--store",
+                target,
+            ],
             check=True,
             capture_output=True,
         )

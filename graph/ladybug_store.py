@@ -127,6 +127,8 @@ class LadybugStore(Store):
         for statement in ladybug_ddl():
             conn.execute(statement)
         self.check_version()
+        if self.schema_version() == SCHEMA_VERSION:
+            return  # already initialised: nothing to write, nothing to checkpoint
         conn.execute(
             f"MERGE (m:{META_LABEL} {{key: 'schema'}}) SET m.schema_version = $v",
             {"v": SCHEMA_VERSION},

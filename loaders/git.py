@@ -633,6 +633,7 @@ def _stored_state(store, framework: str) -> tuple[str | None, str | None]:
     rows = store.read(
         "MATCH (f:Framework {slug: $slug}) RETURN f.mined_head AS head, f.mined_tags AS tags",
         {"slug": framework},
+        read_only=False,  # the miner writes anyway; no second, read-only handle on the store
     )
     return (rows[0]["head"], rows[0]["tags"]) if rows else (None, None)
 
@@ -655,7 +656,9 @@ def plan_commits(store, framework: str, git_dir: Path, head: str) -> tuple[list[
         return all_shas, False, 0
     stored = {
         r["sha"]
-        for r in store.read("MATCH (c:Commit) WHERE c.framework = $f RETURN c.sha AS sha", {"f": framework})
+        for r in store.read(
+            "MATCH (c:Commit) WHERE c.framework = $f RETURN c.sha AS sha", {"f": framework}, read_only=False
+        )
     }
     reachable = set(all_shas)
     dropped = sorted(stored - reachable)
@@ -704,9 +707,13 @@ def mine_framework(
     store.write_all(_revert_records(git_dir, framework, reverts))
     if shas or mined_tags != digest:
         on_head = set(_git(git_dir, "rev-list", head).split())
-        for tag, tag_shas in first_releases(git_dir, tags):
-            store.write(release_records(framework, tag, tag_shas, on_head))
-            result.releases += 1
+
+        def releases() -> Iterator[Record]:
+            for tag, tag_shas in first_releases(git_dir, tags):
+                result.releases += 1
+                yield from release_records(framework, tag, tag_shas, on_head)
+
+        store.write_all(releases())  # in large batches: a checkpoint per tag cost ~0.1 s each
     # Written last: if anything above failed, the next run mines the same commits again.
     store.write([Node("Framework", framework, {"mined_head": head, "mined_tags": digest}, framework)])
     return result
