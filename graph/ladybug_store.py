@@ -9,11 +9,14 @@ bulk copy does not, and checking which keys exist first keeps it idempotent.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import ladybug
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -65,6 +68,7 @@ class LadybugStore(Store):
         self._ro_db: ladybug.Database | None = None
         self._dirty = False  # committed writes not yet checkpointed
         self._filled: set[str] = set()  # tables known to have rows
+        self._load: _LoadMemory | None = None  # what the running `write_all` created
 
     # -- connections -------------------------------------------------------
 
@@ -177,6 +181,13 @@ class LadybugStore(Store):
 
     # -- writing -----------------------------------------------------------
 
+    def write_all(self, records, batch_size=None, progress=None) -> WriteStats:
+        self._load = _LoadMemory()
+        try:
+            return super().write_all(records, batch_size, progress)
+        finally:
+            self._load = None
+
     def _write_batch(self, batch: PreparedBatch) -> WriteStats:
         if self._read_only:
             raise ReadOnlyError(f"{self.location} was opened read-only")
@@ -186,6 +197,13 @@ class LadybugStore(Store):
         conn = ladybug.Connection(self._db)
         try:
             return self._write_in_transaction(conn, batch)
+        except WriteError:
+            if not (self._load and self._load.trusted):
+                raise
+            # A key-only node taken as stored on its hash may not be (a collision): the batch
+            # is written again with the database deciding everything, for the rest of the load.
+            self._load = None
+            return self._write_batch(batch)
         finally:
             conn.close()
 
@@ -193,6 +211,8 @@ class LadybugStore(Store):
         stats = WriteStats()
         created: dict[str, pa.Array] = {}  # label -> keys this batch created
         conn.execute("BEGIN TRANSACTION")
+        if self._load:
+            self._load.trusted = False
         step = "nodes"
         try:
             for nodes in batch.nodes:
@@ -207,7 +227,11 @@ class LadybugStore(Store):
                 stats.edges_updated += updated
             conn.execute("COMMIT")
             self._dirty = True
+            if self._load:
+                self._load.commit()
         except Exception as exc:
+            if self._load:
+                self._load.rollback()
             with contextlib.suppress(RuntimeError):  # an engine error may have ended it already
                 conn.execute("ROLLBACK")
             raise WriteError(f"batch rolled back while writing {step}: {exc}") from exc
@@ -220,12 +244,13 @@ class LadybugStore(Store):
         keys = pa.array(nodes.keys, pa.string())
         match = f"MATCH (n:{spec.label} {{{spec.key}: k}})"
         everything = pa.array(range(len(keys)), pa.int64())
-        if self._is_empty(conn, f"MATCH (n:{spec.label}) RETURN 1 LIMIT 1"):
-            new, changed = everything, 0  # nothing to compare against: all of it is new
-        else:
-            new, changed = self._update_stored(
-                conn, match, "n", pa.table({"k": keys}), nodes.props, everything
-            )
+        table = f"MATCH (n:{spec.label}) RETURN 1 LIMIT 1"
+        identities = _identities(nodes.keys) if self._load else None
+        stored, surely_new = self._split_known(conn, table, identities, everything, nodes.props)
+        new, changed = self._update_stored(conn, match, "n", pa.table({"k": keys}), nodes.props, stored)
+        new = pa.concat_arrays([surely_new, new])
+        if self._load:
+            self._load.remember(table, identities, new)
         if len(new):
             table = full_width_table(spec.all_props, {spec.key: keys}, nodes.props, new)
             conn.execute(f"COPY {spec.label} FROM $rows", {"rows": table})
@@ -246,13 +271,14 @@ class LadybugStore(Store):
             f"(b:{edges.dst_label} {{{dst_key}: d}})"
         )
         unknown = everything.filter(pc.invert(touches_new))
-        probe = f"MATCH (:{edges.src_label})-[r:{edges.type}]->(:{edges.dst_label}) RETURN 1 LIMIT 1"
-        if self._is_empty(conn, probe):
-            maybe_new, changed = unknown, 0  # nothing stored to compare against
-        else:
-            keys = pa.table({"s": src, "d": dst})
-            maybe_new, changed = self._update_stored(conn, match, "r", keys, edges.props, unknown)
-        new = pa.concat_arrays([everything.filter(touches_new), maybe_new])
+        table = f"MATCH (:{edges.src_label})-[r:{edges.type}]->(:{edges.dst_label}) RETURN 1 LIMIT 1"
+        identities = _identities(zip(edges.src_keys, edges.dst_keys, strict=True)) if self._load else None
+        stored, surely_new = self._split_known(conn, table, identities, unknown)
+        keys = pa.table({"s": src, "d": dst})
+        maybe_new, changed = self._update_stored(conn, match, "r", keys, edges.props, stored)
+        new = pa.concat_arrays([everything.filter(touches_new), surely_new, maybe_new])
+        if self._load:
+            self._load.remember(table, identities, new)
         if len(new):
             columns = (Prop("from"), Prop("to"), *rel.all_props)
             table = full_width_table(columns, {"from": src, "to": dst}, edges.props, new)
@@ -271,6 +297,33 @@ class LadybugStore(Store):
             self._filled.add(probe)
             return False
         return True
+
+    def _split_known(
+        self, conn, table: str, identities, positions: pa.Array, node_props: pa.Table | None = None
+    ) -> tuple[pa.Array, pa.Array]:
+        """The positions that may already be stored, and those that surely are not.
+
+        All are surely new in an empty table. In a table this load found empty, only what the
+        load remembers creating can be stored; the database is asked about nothing else. A
+        remembered node that carries only its key (an edge's endpoint) is taken as stored and
+        left out of both: if a hash collision made that wrong, the relationship COPY fails and
+        the batch is written again without the memory.
+        """
+        none = pa.array([], pa.int64())
+        if self._is_empty(conn, table):
+            if self._load:
+                self._load.track(table)
+            return none, positions
+        if not (self._load and self._load.tracks(table)) or not len(positions):
+            return positions, none
+        seen = self._load.seen(table, identities[positions.to_numpy()])
+        if node_props is not None:
+            key_only = _key_only(node_props, len(identities))
+            trusted = seen & key_only.take(positions).to_numpy(zero_copy_only=False)
+            self._load.trusted |= bool(trusted.any())
+            seen &= ~trusted
+            return positions.filter(pa.array(seen)), positions.filter(pa.array(~(seen | trusted)))
+        return positions.filter(pa.array(seen)), positions.filter(pa.array(~seen))
 
     @staticmethod
     def _update_stored(conn, match: str, var: str, keys: pa.Table, props: pa.Table, positions: pa.Array):
@@ -299,6 +352,61 @@ class LadybugStore(Store):
             result = conn.execute(query, {"rows": found})
             changed = result.get_all()[0][0]
         return positions.filter(pc.invert(pc.is_in(positions, value_set=stored))), changed
+
+
+def _key_only(props: pa.Table, count: int) -> pa.Array:
+    """Per row of `count`: no property known, only the key."""
+    if not props.num_columns:
+        return pa.array(np.ones(count, bool))
+    return pc.invert(functools.reduce(pc.or_, (pc.is_valid(column) for column in props.columns)))
+
+
+def _identities(keys: Iterable) -> np.ndarray:
+    """A 64-bit hash per record identity (a key, or a (source, target) pair of keys)."""
+    return np.fromiter(map(hash, keys), np.int64)
+
+
+class _LoadMemory:
+    """Hashed identities of what one `write_all` created in the tables it found empty.
+
+    In such a table a record the load does not remember creating cannot be stored, so a fresh
+    build never asks the database whether a record exists; a remembered hash (a repeat, or a
+    rare collision) is still checked there. Past `cap` identities the memory is dropped and the
+    database answers every question again, so the writer's memory stays bounded.
+    """
+
+    def __init__(self, cap: int = 8_000_000):
+        self._known: dict[str, np.ndarray] = {}  # table -> sorted hashes
+        self._pending: dict[str, list[np.ndarray]] = {}  # created by the open transaction
+        self._cap = cap
+        self.trusted = False  # whether the open batch took a key-only node as stored on its hash
+
+    def track(self, table: str) -> None:
+        self._known.setdefault(table, np.empty(0, np.int64))
+
+    def tracks(self, table: str) -> bool:
+        return table in self._known
+
+    def seen(self, table: str, hashes: np.ndarray) -> np.ndarray:
+        known = self._known[table]
+        if not len(known):
+            return np.zeros(len(hashes), bool)
+        at = np.minimum(np.searchsorted(known, hashes), len(known) - 1)
+        return known[at] == hashes
+
+    def remember(self, table: str, identities: np.ndarray, positions: pa.Array) -> None:
+        if table in self._known and len(positions):
+            self._pending.setdefault(table, []).append(identities[positions.to_numpy()])
+
+    def commit(self) -> None:
+        for table, parts in self._pending.items():
+            self._known[table] = np.sort(np.concatenate([self._known[table], *parts]))
+        self._pending.clear()
+        if sum(map(len, self._known.values())) > self._cap:
+            self._known.clear()
+
+    def rollback(self) -> None:
+        self._pending.clear()
 
 
 def full_width_table(columns, given: dict[str, pa.Array], props: pa.Table, positions) -> pa.Table:

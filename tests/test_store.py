@@ -198,3 +198,45 @@ def test_ladybug_store_initialised_in_one_process_is_readable_read_only_in_the_n
     with open_store(path, read_only=True) as ro:
         assert ro.schema_version() == SCHEMA_VERSION
         assert ro.read("MATCH (m:Method) RETURN count(m) AS n") == [{"n": 0}]
+
+
+def _stream_with_repeats() -> list:
+    """Nodes, edges that reach back to nodes of earlier batches, and a node written again later
+    in the same stream with a changed property."""
+    records: list = [Node("Method", f"m{i}", {"name": f"M{i}"}) for i in range(20)]
+    records += [Edge("PART_OF", ("Commit", f"c{i}"), ("Framework", f"f{i % 3}")) for i in range(30)]
+    records += [Edge("IMPLEMENTS", ("Commit", f"c{i}"), ("Method", f"m{i % 20}"), {}) for i in range(30)]
+    records += [Node("Method", "m3", {"name": "renamed"}), *records[20:25]]
+    return records
+
+
+def _graph(store) -> dict:
+    return {
+        "counts": {k: v for k, v in store.counts().items() if v},
+        "m3": store.read("MATCH (m:Method {slug: 'm3'}) RETURN m.name AS name"),
+    }
+
+
+def test_one_load_in_many_batches_equals_the_same_load_in_one(store, tmp_path):
+    store.write_all(_stream_with_repeats(), batch_size=6)
+    assert _graph(store) == {
+        "counts": {"Method": 20, "Commit": 30, "Framework": 3, "PART_OF": 30, "IMPLEMENTS": 30},
+        "m3": [{"name": "renamed"}],
+    }
+
+
+def test_a_fresh_ladybug_load_stays_exact_when_every_identity_hash_collides(tmp_path, monkeypatch):
+    """The Ladybug writer remembers hashes of what a load created instead of asking the
+    database; with every hash equal, it must still write exactly the same graph."""
+    import numpy as np
+    from uptake.graph import ladybug_store
+
+    monkeypatch.setattr(ladybug_store, "_identities", lambda keys: np.zeros(len(list(keys)), np.int64))
+    with open_store(str(tmp_path / "collide.lbug")) as colliding:
+        colliding.init()
+        stats = colliding.write_all(_stream_with_repeats(), batch_size=6)
+        assert _graph(colliding)["counts"] == {
+            "Method": 20, "Commit": 30, "Framework": 3, "PART_OF": 30, "IMPLEMENTS": 30
+        }  # fmt: skip
+        assert _graph(colliding)["m3"] == [{"name": "renamed"}]
+        assert stats.edges_created == 60
