@@ -144,9 +144,10 @@ class _Group:
         self.origins: dict[int, str] = {}
 
     def merge(self, identity: Any, props: dict[str, Any], origin: str) -> None:
-        position = self.index.get(identity)
-        if position is None:
-            position = self.index[identity] = len(self.identities)
+        # Runs once per record, so one dictionary operation finds or places it.
+        count = len(self.identities)
+        position = self.index.setdefault(identity, count)
+        if position == count:
             self.identities.append(identity)
             # Shared, not copied: stored dicts are only read, and replaced (never mutated) on merge.
             self.props.append(
@@ -165,6 +166,10 @@ class _Group:
         derived = sorted(set(names) & {day_column(n) for n, t in types.items() if t == "DATE"})
         if derived:
             raise RecordError(f"field {derived[0]!r} is derived from its date; set the date instead")
+        unknown = [name for name in names if name not in types]
+        if unknown:  # checked here, once per group, rather than once per record
+            culprit = next(i for i, props in enumerate(self.props) if unknown[0] in props)
+            raise RecordError(f"{what(culprit)}: unknown field {unknown[0]!r}")
         columns: dict[str, pa.Array] = {}
         for name in names:
             type_ = types[name]
@@ -204,8 +209,7 @@ class Batch:
     def __init__(self) -> None:
         self._nodes: dict[str, _Group] = {}
         self._edges: dict[tuple[str, str, str], _Group] = {}
-        self._node_types: dict[str, tuple[_Group, str, dict[str, str]]] = {}
-        self._edge_types: dict[tuple[str, str, str], tuple[_Group, dict[str, str]]] = {}
+        self._node_types: dict[str, tuple[_Group, str]] = {}  # label -> (group, key name)
 
     def __len__(self) -> int:
         return sum(len(g.identities) for g in (*self._nodes.values(), *self._edges.values()))
@@ -227,33 +231,29 @@ class Batch:
             if spec is None:
                 raise RecordError(f"{describe(node)}: unknown label {node.label!r}")
             group = self._nodes.setdefault(node.label, _Group())
-            known = self._node_types[node.label] = (group, spec.key, spec.prop_types)
-        group, key_name, types = known
+            known = self._node_types[node.label] = (group, spec.key)
+        group, key_name = known
         if type(node.key) is not str or not node.key:
             raise RecordError(f"{describe(node)}: field {key_name!r} (the key) must be a non-empty string")
         props = node.props
         if key_name in props:
             props = {k: v for k, v in props.items() if k != key_name}
-        _check_known(node, props, types)
         group.merge(node.key, props, node.origin)
 
     def _add_edge(self, edge: Edge) -> None:
         (src_label, src_key), (dst_label, dst_key) = edge.src, edge.dst
         group_key = (edge.type, src_label, dst_label)
-        known = self._edge_types.get(group_key)
-        if known is None:
+        group = self._edges.get(group_key)
+        if group is None:
             spec = REL_TYPES.get(edge.type)
             if spec is None:
                 raise RecordError(f"{describe(edge)}: unknown relationship type {edge.type!r}")
             if (src_label, dst_label) not in spec.endpoints:
                 allowed = ", ".join(f"{a}->{b}" for a, b in spec.endpoints)
                 raise RecordError(f"{describe(edge)}: {edge.type} connects only {allowed}")
-            group = self._edges.setdefault(group_key, _Group())
-            known = self._edge_types[group_key] = (group, spec.prop_types)
-        group, types = known
+            group = self._edges[group_key] = _Group()
         if type(src_key) is not str or not src_key or type(dst_key) is not str or not dst_key:
             raise RecordError(f"{describe(edge)}: endpoint key must be a non-empty string")
-        _check_known(edge, edge.props, types)
         group.merge((src_key, dst_key), edge.props, edge.origin)
 
     def prepared(self) -> PreparedBatch:
@@ -321,12 +321,6 @@ def _pad(props: pa.Table, count: int) -> pa.Table:
     )
 
 
-def _check_known(record: Record, props: dict[str, Any], types: dict[str, str]) -> None:
-    if not types.keys() >= props.keys():
-        unknown = sorted(props.keys() - types.keys())[0]
-        raise RecordError(f"{describe(record)}: unknown field {unknown!r}")
-
-
 def _where(what: str, origin: str | None) -> str:
     return f"{what} (from {origin})" if origin else what
 
@@ -341,8 +335,15 @@ class PreparedBatch:
 
 def prepare_batch(records: Iterable[Record]) -> PreparedBatch:
     batch = Batch()
+    add_node, add_edge = batch._add_node, batch._add_edge  # the per-record path, without `add`
     for record in records:
-        batch.add(record)
+        kind = type(record)
+        if kind is Edge:
+            add_edge(record)
+        elif kind is Node:
+            add_node(record)
+        else:
+            batch.add(record)  # names what it is not
     return batch.prepared()
 
 
