@@ -241,9 +241,9 @@ class LadybugStore(Store):
 
     def _upsert_nodes(self, conn, nodes: NodeTable) -> tuple[pa.Array, int]:
         spec = NODE_TYPES[nodes.label]
-        keys = pa.array(nodes.keys, pa.string())
+        keys = nodes.key_column
         match = f"MATCH (n:{spec.label} {{{spec.key}: k}})"
-        everything = pa.array(range(len(keys)), pa.int64())
+        everything = _positions(len(keys))
         table = f"MATCH (n:{spec.label}) RETURN 1 LIMIT 1"
         identities = _identities(nodes.keys) if self._load else None
         stored, surely_new = self._split_known(conn, table, identities, everything, nodes.props)
@@ -259,20 +259,20 @@ class LadybugStore(Store):
     def _upsert_edges(self, conn, edges: EdgeTable, created: dict[str, pa.Array]) -> tuple[int, int]:
         rel = REL_TYPES[edges.type]
         src_key, dst_key = NODE_TYPES[edges.src_label].key, NODE_TYPES[edges.dst_label].key
-        src, dst = pa.array(edges.src_keys, pa.string()), pa.array(edges.dst_keys, pa.string())
+        src, dst = edges.src_column, edges.dst_column
         # An edge touching a node this batch created cannot exist yet: only the rest is looked up.
         touches_new = pc.or_(
             pc.is_in(src, value_set=created.get(edges.src_label, pa.array([], pa.string()))),
             pc.is_in(dst, value_set=created.get(edges.dst_label, pa.array([], pa.string()))),
         )
-        everything = pa.array(range(len(src)), pa.int64())
+        everything = _positions(len(src))
         match = (
             f"MATCH (a:{edges.src_label} {{{src_key}: s}})-[r:{edges.type}]->"
             f"(b:{edges.dst_label} {{{dst_key}: d}})"
         )
         unknown = everything.filter(pc.invert(touches_new))
         table = f"MATCH (:{edges.src_label})-[r:{edges.type}]->(:{edges.dst_label}) RETURN 1 LIMIT 1"
-        identities = _identities(zip(edges.src_keys, edges.dst_keys, strict=True)) if self._load else None
+        identities = _identities(edges.identities) if self._load else None
         stored, surely_new = self._split_known(conn, table, identities, unknown)
         keys = pa.table({"s": src, "d": dst})
         maybe_new, changed = self._update_stored(conn, match, "r", keys, edges.props, stored)
@@ -361,6 +361,10 @@ def _key_only(props: pa.Table, count: int) -> pa.Array:
     return pc.invert(functools.reduce(pc.or_, (pc.is_valid(column) for column in props.columns)))
 
 
+def _positions(count: int) -> pa.Array:
+    return pa.array(np.arange(count, dtype=np.int64))
+
+
 def _identities(keys: Iterable) -> np.ndarray:
     """A 64-bit hash per record identity (a key, or a (source, target) pair of keys)."""
     return np.fromiter(map(hash, keys), np.int64)
@@ -410,16 +414,26 @@ class _LoadMemory:
 
 
 def full_width_table(columns, given: dict[str, pa.Array], props: pa.Table, positions) -> pa.Table:
-    """Every column of the table, in declared order, for the rows at `positions` (COPY wants all)."""
+    """Every column of the table, in declared order, for the rows at `positions` (COPY wants all).
+
+    When `positions` names every row, in any order, the columns are used as they are: COPY does
+    not care about row order, and a fresh build would otherwise copy each column once more.
+    """
+    count = len(positions)
+    every = count == len(next(iter(given.values())))
     take = positions if isinstance(positions, pa.Array) else pa.array(positions, pa.int64())
+
+    def rows(column):
+        return column if every else column.take(take)
+
     out = {}
     for prop in columns:
         if prop.name in given:
-            out[prop.name] = given[prop.name].take(take)
+            out[prop.name] = rows(given[prop.name])
         elif prop.name in props.column_names:
-            out[prop.name] = props.column(prop.name).take(take)
+            out[prop.name] = rows(props.column(prop.name))
         else:
-            out[prop.name] = pa.nulls(len(positions), ARROW_TYPES[prop.type])
+            out[prop.name] = pa.nulls(count, ARROW_TYPES[prop.type])
     return pa.table(out)
 
 

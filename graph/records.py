@@ -184,6 +184,7 @@ class NodeTable:
     label: str
     keys: list[str]
     props: pa.Table  # typed columns of the properties present, one row per key
+    key_column: pa.Array  # the keys again, as Arrow, built while preparing rather than writing
 
 
 @dataclass
@@ -194,6 +195,9 @@ class EdgeTable:
     src_keys: list[str]
     dst_keys: list[str]
     props: pa.Table
+    src_column: pa.Array  # the endpoint keys again, as Arrow
+    dst_column: pa.Array
+    identities: list[tuple[str, str]]  # (source key, target key) per row
 
 
 def rows_without_nulls(props: pa.Table, count: int) -> list[dict[str, Any]]:
@@ -258,10 +262,10 @@ class Batch:
 
     def prepared(self) -> PreparedBatch:
         """Typed tables of every label and relationship group; raises RecordError on a bad record."""
-        endpoints = {
-            group_key: ([s for s, _ in group.identities], [d for _, d in group.identities])
-            for group_key, group in self._edges.items()
-        }
+        endpoints = {}
+        for group_key, group in self._edges.items():
+            src, dst = [s for s, _ in group.identities], [d for _, d in group.identities]
+            endpoints[group_key] = (src, dst, pa.array(src, pa.string()), pa.array(dst, pa.string()))
         return PreparedBatch(self._node_tables(endpoints), self._edge_tables(endpoints))
 
     def _node_tables(self, endpoints) -> list[NodeTable]:
@@ -269,9 +273,9 @@ class Batch:
         never points nowhere; Arrow finds those keys rather than a Python loop over edges.
         """
         referenced: dict[str, list[pa.Array]] = {}
-        for (_, src_label, dst_label), (src, dst) in endpoints.items():
-            referenced.setdefault(src_label, []).append(pa.array(src, pa.string()))
-            referenced.setdefault(dst_label, []).append(pa.array(dst, pa.string()))
+        for (_, src_label, dst_label), (_, _, src, dst) in endpoints.items():
+            referenced.setdefault(src_label, []).append(src)
+            referenced.setdefault(dst_label, []).append(dst)
         tables = []
         for label in dict.fromkeys([*self._nodes, *referenced]):
             group = self._nodes.get(label) or _Group()
@@ -280,8 +284,10 @@ class Batch:
                 return _where(f"{label} {group.identities[i]!r}", group.origins.get(i))
 
             props = group.columns(NODE_TYPES[label].prop_types, what)
-            stubs = _missing(referenced.get(label, []), group.identities)
-            tables.append(NodeTable(label, group.identities + stubs, _pad(props, len(stubs))))
+            known = pa.array(group.identities, pa.string())
+            stubs = _missing(referenced.get(label, []), known)
+            keys = pa.concat_arrays([known, stubs])
+            tables.append(NodeTable(label, group.identities + stubs.to_pylist(), _pad(props, len(stubs)), keys))
         return tables
 
     def _edge_tables(self, endpoints) -> list[EdgeTable]:
@@ -293,18 +299,19 @@ class Batch:
                 return _where(f"{rel} {src_label} {s!r} -> {dst_label} {d!r}", group.origins.get(i))
 
             props = group.columns(REL_TYPES[rel].prop_types, what)
-            src_keys, dst_keys = endpoints[(rel, src_label, dst_label)]
-            tables.append(EdgeTable(rel, src_label, dst_label, src_keys, dst_keys, props))
+            src_keys, dst_keys, src, dst = endpoints[(rel, src_label, dst_label)]
+            tables.append(
+                EdgeTable(rel, src_label, dst_label, src_keys, dst_keys, props, src, dst, group.identities)
+            )
         return tables
 
 
-def _missing(referenced: list[pa.Array], known: list[str]) -> list[str]:
+def _missing(referenced: list[pa.Array], known: pa.Array) -> pa.Array:
     """Distinct referenced keys that are not among `known`."""
     if not referenced:
-        return []
+        return pa.array([], pa.string())
     distinct = pc.unique(pa.concat_arrays(referenced))
-    absent = pc.invert(pc.is_in(distinct, value_set=pa.array(known, pa.string())))
-    return distinct.filter(absent).to_pylist()
+    return distinct.filter(pc.invert(pc.is_in(distinct, value_set=known)))
 
 
 def _pad(props: pa.Table, count: int) -> pa.Table:
