@@ -10,10 +10,12 @@ rows is checked at Arrow's speed rather than one Python value at a time.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -186,6 +188,11 @@ class NodeTable:
     props: pa.Table  # typed columns of the properties present, one row per key
     key_column: pa.Array  # the keys again, as Arrow, built while preparing rather than writing
 
+    @functools.cached_property
+    def identity_hashes(self) -> np.ndarray:
+        """A 64-bit hash per row's key, valid within this process (what a writer may remember)."""
+        return _hashes(self.keys)
+
 
 @dataclass
 class EdgeTable:
@@ -198,6 +205,15 @@ class EdgeTable:
     src_column: pa.Array  # the endpoint keys again, as Arrow
     dst_column: pa.Array
     identities: list[tuple[str, str]]  # (source key, target key) per row
+
+    @functools.cached_property
+    def identity_hashes(self) -> np.ndarray:
+        """A 64-bit hash per row's (source key, target key), valid within this process."""
+        return _hashes(self.identities)
+
+
+def _hashes(identities: list) -> np.ndarray:
+    return np.fromiter(map(hash, identities), np.int64, len(identities))
 
 
 def rows_without_nulls(props: pa.Table, count: int) -> list[dict[str, Any]]:
@@ -287,7 +303,8 @@ class Batch:
             known = pa.array(group.identities, pa.string())
             stubs = _missing(referenced.get(label, []), known)
             keys = pa.concat_arrays([known, stubs])
-            tables.append(NodeTable(label, group.identities + stubs.to_pylist(), _pad(props, len(stubs)), keys))
+            all_keys = group.identities + stubs.to_pylist()
+            tables.append(NodeTable(label, all_keys, _pad(props, len(stubs)), keys))
         return tables
 
     def _edge_tables(self, endpoints) -> list[EdgeTable]:

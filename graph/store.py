@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .records import Record, RecordError, batched, prepare_batch
+from .records import PreparedBatch, Record, RecordError, batched, prepare_batch
 from .schema import NODE_TYPES, REL_TYPES, SCHEMA_VERSION
 
 DEFAULT_STORE = "uptake.lbug"
@@ -121,7 +121,7 @@ class Store(ABC):
         """
         total = WriteStats()
         with _short_thread_slices():
-            ahead = _PreparedAhead(batched(records, batch_size or self.batch_size))
+            ahead = _PreparedAhead(batched(records, batch_size or self.batch_size), self._prepare)
             try:
                 for count, batch in ahead:
                     total += self._write_batch(batch)
@@ -131,6 +131,10 @@ class Store(ABC):
                 ahead.stop()
                 self.flush()
         return total
+
+    def _prepare(self, records: list[Record]) -> PreparedBatch:
+        """Runs in the preparing thread of `write_all`: checks and shapes one batch."""
+        return prepare_batch(records)
 
     def flush(self) -> None:  # noqa: B027 - a no-op where commits are already in the main files
         """Make committed batches durable in the main files and visible to read-only handles."""
@@ -211,17 +215,17 @@ class _PreparedAhead:
 
     _DONE = object()
 
-    def __init__(self, chunks: Iterator[list[Record]]):
+    def __init__(self, chunks: Iterator[list[Record]], prepare: Callable[[list[Record]], PreparedBatch]):
         self._queue: queue.Queue = queue.Queue(maxsize=1)
         self._stopped = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(chunks,), daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(chunks, prepare), daemon=True)
         self._thread.start()
 
-    def _run(self, chunks: Iterator[list[Record]]) -> None:
+    def _run(self, chunks: Iterator[list[Record]], prepare) -> None:
         try:
             for chunk in chunks:
                 try:
-                    item = (len(chunk), prepare_batch(chunk))
+                    item = (len(chunk), prepare(chunk))
                 except RecordError as exc:
                     item = WriteError(f"batch refused, nothing written: {exc}")
                 if not self._put(item) or isinstance(item, Exception):
