@@ -91,10 +91,14 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def raw_floor(git_dir: str) -> tuple[float, float]:
+def raw_floor(git_dir: str) -> tuple[float, float] | None:
+    """Wall and CPU time of one `git log -p`; None where git cannot read every diff (a partial
+    clone lacking some file contents, which the miner reads around)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    subprocess.run(["git", "--git-dir", git_dir, "log", "-p", "HEAD"], stdout=subprocess.DEVNULL, check=True)
+    log = ["git", "--git-dir", git_dir, "log", "-p", "HEAD"]
+    if subprocess.run(log, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
+        return None
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -203,26 +207,33 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.rounds):
             raws.append(raw_floor(git_dir))
             mines.append(miner_run(git_dir, args.workers))
-        raw_wall = statistics.median(w for w, _ in raws)
-        raw_cpu = statistics.median(c for _, c in raws)
+        raw = None if None in raws else [statistics.median(column) for column in zip(*raws, strict=True)]
         mine_wall = statistics.median(m["wall"] for m in mines)
         mine_cpu = statistics.median(m["cpu"] for m in mines)
         rss = max(m["rss_self_mb"] for m in mines)
         rss_child = max(m["rss_child_max_mb"] for m in mines)
-        m0 = mines[0]
+        start_up = statistics.median(m["process_wall"] for m in mines)
+        print(f"\n{fw}: {mines[0]['commits']} commits, {mines[0]['links']} links")
+        if raw:
+            rounds = f"(median of {args.rounds})"
+            print(f"  raw git log -p     wall {raw[0]:6.2f} s   cpu {raw[1]:6.2f} s  {rounds}")
+        else:
+            print("  raw git log -p     fails: this copy lacks some file contents (a partial clone)")
         print(
-            f"\n{fw}: {m0['commits']} commits, {m0['links']} links\n"
-            f"  raw git log -p     wall {raw_wall:6.2f} s   cpu {raw_cpu:6.2f} s  (median of {args.rounds})\n"
             f"  miner (linking)    wall {mine_wall:6.2f} s   cpu {mine_cpu:6.2f} s   "
-            f"(process incl. start-up {statistics.median(m['process_wall'] for m in mines):.2f} s)\n"
-            f"  ratio miner/raw    wall {mine_wall / raw_wall:5.2f}x   cpu {mine_cpu / raw_cpu:5.2f}x\n"
+            f"(process incl. start-up {start_up:.2f} s)"
+        )
+        if raw:
+            print(f"  ratio miner/raw    wall {mine_wall / raw[0]:5.2f}x   cpu {mine_cpu / raw[1]:5.2f}x")
+        print(
             f"  peak memory        main {rss:.0f} MB, largest worker or git {rss_child:.0f} MB, "
             f"sum {rss + rss_child:.0f} MB"
         )
         if fw in args.pydriller:
             try:
                 pd = pydriller_run(str(path))
-                print(f"  PyDriller          wall {pd:6.2f} s   ratio to raw {pd / raw_wall:5.1f}x")
+                ratio = f"   ratio to raw {pd / raw[0]:5.1f}x" if raw else ""
+                print(f"  PyDriller          wall {pd:6.2f} s{ratio}")
             except ImportError:
                 print("  PyDriller          not installed (pip install pydriller)")
         if not args.no_incremental:
