@@ -39,14 +39,14 @@ def copy_tables(records: list) -> list[tuple[str, pa.Table]]:
     tables = []
     for nodes in batch.nodes:
         spec = NODE_TYPES[nodes.label]
-        keys = {spec.key: pa.array(nodes.keys)}
+        keys = {spec.key: nodes.key_column}
         table = full_width_table(spec.all_props, keys, nodes.props, list(range(len(nodes.keys))))
         tables.append((f"COPY {nodes.label} FROM $rows", table))
     for edges in batch.edges:
         spec = REL_TYPES[edges.type]
-        ends = {"from": pa.array(edges.src_keys), "to": pa.array(edges.dst_keys)}
+        ends = {"from": edges.src_column, "to": edges.dst_column}
         columns = (Prop("from"), Prop("to"), *spec.all_props)
-        table = full_width_table(columns, ends, edges.props, list(range(len(edges.src_keys))))
+        table = full_width_table(columns, ends, edges.props, list(range(len(edges.identities))))
         option = f" (from='{edges.src_label}', to='{edges.dst_label}')" if len(spec.endpoints) > 1 else ""
         tables.append((f"COPY {edges.type} FROM $rows{option}", table))
     return tables

@@ -138,17 +138,14 @@ class Neo4jStore(Store):
             )
         for edges in batch.edges:
             src_key, dst_key = NODE_TYPES[edges.src_label].key, NODE_TYPES[edges.dst_label].key
-            props = rows_without_nulls(edges.props, len(edges.src_keys))
+            props = rows_without_nulls(edges.props, len(edges.identities))
             statements.append(
                 (
                     f"{edges.type} relationships {edges.src_label}->{edges.dst_label}",
                     f"UNWIND $rows AS row MATCH (a:{edges.src_label} {{{src_key}: row.s}}) "
                     f"MATCH (b:{edges.dst_label} {{{dst_key}: row.d}}) "
                     f"MERGE (a)-[r:{edges.type}]->(b) SET r += row.p",
-                    [
-                        {"s": s, "d": d, "p": p}
-                        for s, d, p in zip(edges.src_keys, edges.dst_keys, props, strict=True)
-                    ],
+                    [{"s": s, "d": d, "p": p} for (s, d), p in zip(edges.identities, props, strict=True)],
                 )
             )
 

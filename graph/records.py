@@ -199,12 +199,10 @@ class EdgeTable:
     type: str
     src_label: str
     dst_label: str
-    src_keys: list[str]
-    dst_keys: list[str]
-    props: pa.Table
-    src_column: pa.Array  # the endpoint keys again, as Arrow
-    dst_column: pa.Array
     identities: list[tuple[str, str]]  # (source key, target key) per row
+    props: pa.Table
+    src_column: pa.Array  # the endpoint keys again, as Arrow, built while preparing
+    dst_column: pa.Array
 
     @functools.cached_property
     def identity_hashes(self) -> np.ndarray:
@@ -278,10 +276,13 @@ class Batch:
 
     def prepared(self) -> PreparedBatch:
         """Typed tables of every label and relationship group; raises RecordError on a bad record."""
-        endpoints = {}
-        for group_key, group in self._edges.items():
-            src, dst = [s for s, _ in group.identities], [d for _, d in group.identities]
-            endpoints[group_key] = (src, dst, pa.array(src, pa.string()), pa.array(dst, pa.string()))
+        endpoints = {
+            group_key: (
+                pa.array([s for s, _ in group.identities], pa.string()),
+                pa.array([d for _, d in group.identities], pa.string()),
+            )
+            for group_key, group in self._edges.items()
+        }
         return PreparedBatch(self._node_tables(endpoints), self._edge_tables(endpoints))
 
     def _node_tables(self, endpoints) -> list[NodeTable]:
@@ -289,7 +290,7 @@ class Batch:
         never points nowhere; Arrow finds those keys rather than a Python loop over edges.
         """
         referenced: dict[str, list[pa.Array]] = {}
-        for (_, src_label, dst_label), (_, _, src, dst) in endpoints.items():
+        for (_, src_label, dst_label), (src, dst) in endpoints.items():
             referenced.setdefault(src_label, []).append(src)
             referenced.setdefault(dst_label, []).append(dst)
         tables = []
@@ -316,10 +317,8 @@ class Batch:
                 return _where(f"{rel} {src_label} {s!r} -> {dst_label} {d!r}", group.origins.get(i))
 
             props = group.columns(REL_TYPES[rel].prop_types, what)
-            src_keys, dst_keys, src, dst = endpoints[(rel, src_label, dst_label)]
-            tables.append(
-                EdgeTable(rel, src_label, dst_label, src_keys, dst_keys, props, src, dst, group.identities)
-            )
+            src, dst = endpoints[(rel, src_label, dst_label)]
+            tables.append(EdgeTable(rel, src_label, dst_label, group.identities, props, src, dst))
         return tables
 
 
