@@ -240,3 +240,16 @@ def test_a_fresh_ladybug_load_stays_exact_when_every_identity_hash_collides(tmp_
         }  # fmt: skip
         assert _graph(colliding)["m3"] == [{"name": "renamed"}]
         assert stats.edges_created == 60
+
+
+def test_write_all_restores_the_thread_switch_interval(store):
+    """`write_all` shortens Python's thread slices while it prepares ahead: a process-wide
+    setting, so it must be put back, after a failed load too."""
+    import sys
+
+    before = sys.getswitchinterval()
+    store.write_all([Node("Method", "grpo", {"name": "GRPO"})])
+    assert sys.getswitchinterval() == before
+    with pytest.raises(WriteError):
+        store.write_all([Node("Method", "ppo", {"no_such_field": 1})])
+    assert sys.getswitchinterval() == before
