@@ -18,9 +18,8 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Body, Depends, FastAPI, Query, Request, Security
@@ -32,6 +31,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..graph.store import DEFAULT_STORE, QueryTimeout, ReadOnlyError, Store, StoreError, open_store
 from ..queries import QueryError, StoredQuery, load_queries
+from ..queries.run import INT64_RANGE, QueryResult, UnknownQueryError, run_query, stored_query
 from .graph_view import graph_from_rows, lineage_graph
 from .models import (
     CypherRequest,
@@ -49,7 +49,6 @@ from .models import (
 )
 from .settings import MAX_PAGE_SIZE, ApiSettings
 
-INT64_RANGE = (-(2**63), 2**63 - 1)
 PY_TYPES: dict[str, Any] = {
     "STRING": str,
     "INT64": int,
@@ -80,39 +79,22 @@ def _error(status: int, code: str, message: str, detail: Any = None) -> JSONResp
 class StoreHolder:
     """The API's one store handle, opened lazily and read-only.
 
-    Ladybug: a loader in another process may write the directory while the API
-    reads it, and a read-only handle sees the data as of its opening, so the
-    handle is reopened when the files change. Calls are serialised on one
-    connection. Neo4j: the driver is thread-safe and always current.
+    A Ladybug store reopens itself when another process wrote its files (see
+    `LadybugStore`); a Neo4j server may still be starting, so opening is retried.
     """
 
     def __init__(self, target: str, settings: ApiSettings):
         self.target = target
         self.settings = settings
         self._store: Store | None = None
-        self._signature: tuple | None = None
-        self._checked = 0.0
         self._open_lock = threading.Lock()
-        self._read_lock = threading.RLock()  # Ladybug: one query at a time on one connection
 
     @property
     def is_ladybug(self) -> bool:
         return "://" not in self.target
 
-    def _files_signature(self) -> tuple:
-        path = Path(self.target)
-        files = sorted(path.iterdir()) if path.is_dir() else [path, path.with_name(path.name + ".wal")]
-        return tuple((f.name, s.st_mtime_ns, s.st_size) for f in files if (s := _stat(f)) is not None)
-
     def store(self) -> Store:
-        with self._read_lock if self.is_ladybug else contextlib.nullcontext(), self._open_lock:
-            if self._store is not None and self.is_ladybug:
-                now = time.monotonic()
-                if now - self._checked >= self.settings.refresh_interval:
-                    self._checked = now
-                    if self._files_signature() != self._signature:
-                        self._store.close()
-                        self._store = None
+        with self._open_lock:
             if self._store is None:
                 self._store = self._open()
             return self._store
@@ -121,10 +103,9 @@ class StoreHolder:
         last: StoreError | None = None
         for attempt in range(max(1, self.settings.connect_attempts)):
             try:
-                if self.is_ladybug:
-                    self._signature = self._files_signature()
-                    self._checked = time.monotonic()
-                store = open_store(self.target, read_only=True)
+                store = open_store(
+                    self.target, read_only=True, refresh_interval=self.settings.refresh_interval
+                )
                 store.check_version()
                 return store
             except StoreError as exc:
@@ -134,34 +115,11 @@ class StoreHolder:
                 time.sleep(min(0.2 * 2**attempt, 2.0))
         raise ApiError(503, "store_unavailable", str(last))
 
-    def read(
-        self, cypher: str, params: dict[str, Any], *, timeout: float, limit: int
-    ) -> list[dict[str, Any]]:
-        try:
-            if self.is_ladybug:
-                # One lock around reopen and read: a refresh never closes a handle mid-query.
-                with self._read_lock:
-                    return self.store().read(cypher, params, read_only=True, timeout=timeout, limit=limit)
-            return self.store().read(cypher, params, read_only=True, timeout=timeout, limit=limit)
-        except StoreError:
-            raise
-        except (ValueError, TypeError, OverflowError, RuntimeError) as exc:
-            # Drivers raise these for parameter values they cannot bind (e.g. a string where the
-            # query compares with an integer); that is the request's fault, not the server's.
-            raise StoreError(f"cannot run the query with these parameters: {exc}") from exc
-
     def close(self) -> None:
-        with self._read_lock, self._open_lock:
+        with self._open_lock:
             if self._store is not None:
                 self._store.close()
                 self._store = None
-
-
-def _stat(path: Path):
-    try:
-        return path.stat()
-    except OSError:
-        return None
 
 
 # -- admin loads -----------------------------------------------------------------
@@ -242,20 +200,19 @@ AdminDep = Annotated[None, Depends(_require_admin)]
 # -- running queries -----------------------------------------------------------------
 
 
-def _check_ranges(query: StoredQuery, bound: dict[str, Any]) -> None:
-    for param in query.params:
-        value = bound.get(param.name)
-        if param.type == "INT64" and value is not None and not INT64_RANGE[0] <= value <= INT64_RANGE[1]:
-            raise QueryError(f"{query.name}: parameter {param.name!r} is outside the 64-bit integer range")
-
-
-def _bind(query: StoredQuery, values: dict[str, Any]) -> dict[str, Any]:
+@contextlib.contextmanager
+def _store_errors(seconds: float, *, ad_hoc: bool = False) -> Iterator[None]:
+    """The store's errors as API errors: a refused write, a timeout, a failing query."""
     try:
-        bound = query.bind(values)
-        _check_ranges(query, bound)
-        return bound
-    except QueryError as exc:
-        raise ApiError(422, "invalid_parameter", str(exc)) from None
+        yield
+    except ReadOnlyError as exc:
+        raise ApiError(403, "read_only", str(exc)) from None
+    except QueryTimeout:
+        raise ApiError(408, "query_timeout", f"the database cancelled the query after {seconds} s") from None
+    except StoreError as exc:
+        if ad_hoc:
+            raise ApiError(400, "cypher_error", str(exc)) from None
+        raise ApiError(500, "query_failed", str(exc)) from None
 
 
 def _read(
@@ -265,54 +222,58 @@ def _read(
     params: dict,
     *,
     timeout: float | None = None,
-    ad_hoc: bool = False,
 ) -> tuple[list[dict[str, Any]], bool]:
-    """Rows up to the row cap, and whether there were more; errors become API errors."""
+    """Ad-hoc Cypher: rows up to the row cap, and whether there were more."""
     seconds = min(timeout or settings.query_timeout, settings.query_timeout)
-    try:
-        rows = holder.read(cypher, params, timeout=seconds, limit=settings.max_rows + 1)
-    except ReadOnlyError as exc:
-        raise ApiError(403, "read_only", str(exc)) from None
-    except QueryTimeout:
-        raise ApiError(408, "query_timeout", f"the database cancelled the query after {seconds} s") from None
-    except StoreError as exc:
-        if ad_hoc:
-            raise ApiError(400, "cypher_error", str(exc)) from None
-        raise ApiError(500, "query_failed", str(exc)) from None
+    with _store_errors(seconds, ad_hoc=True):
+        try:
+            rows = holder.store().read(cypher, params, timeout=seconds, limit=settings.max_rows + 1)
+        except (ValueError, TypeError, OverflowError, RuntimeError) as exc:
+            # Drivers raise these for values they cannot bind: the request's fault, not the server's.
+            raise StoreError(f"cannot run the query with these parameters: {exc}") from exc
     return rows[: settings.max_rows], len(rows) > settings.max_rows
+
+
+def stored_result(
+    holder: StoreHolder, settings: ApiSettings, name: str, values: dict[str, Any]
+) -> QueryResult:
+    """A stored query's rows up to the row cap; a bad name or parameter and store errors as API errors."""
+    query = _query(name)
+    seconds = settings.query_timeout
+    try:
+        with _store_errors(seconds):
+            return run_query(holder.store(), query, values, timeout=seconds, limit=settings.max_rows)
+    except QueryError as exc:
+        raise ApiError(422, "invalid_parameter", str(exc)) from None
 
 
 def run_stored(
     holder: StoreHolder,
     settings: ApiSettings,
-    query: StoredQuery,
+    name: str,
     values: dict[str, Any],
     limit: int = MAX_PAGE_SIZE,
     offset: int = 0,
 ) -> Rows:
-    bound = _bind(query, values)
-    rows, truncated = _read(holder, settings, query.cypher_for(_backend(holder)), bound)
-    page = rows[offset : offset + limit]
+    """One page of a stored query's rows, with the graph they describe."""
+    result = stored_result(holder, settings, name, values)
+    page = result.rows[offset : offset + limit]
     return Rows(
-        columns=list(query.returns),
+        columns=list(_query(name).returns),
         data=page,
-        count=len(rows),
+        count=len(result.rows),
         limit=limit,
         offset=offset,
-        truncated=truncated,
+        truncated=result.truncated,
         graph=graph_from_rows(page),
     )
 
 
-def _backend(holder: StoreHolder) -> str:
-    return "ladybug" if holder.is_ladybug else "neo4j"
-
-
 def _query(name: str) -> StoredQuery:
-    queries = load_queries()
-    if name not in queries:
-        raise ApiError(404, "not_found", f"no stored query {name!r}")
-    return queries[name]
+    try:
+        return stored_query(name)
+    except UnknownQueryError:
+        raise ApiError(404, "not_found", f"no stored query {name!r}") from None
 
 
 def _summary(query: StoredQuery) -> dict[str, Any]:
@@ -358,7 +319,7 @@ def _typed_route(app: FastAPI, query: StoredQuery) -> None:
 
     def endpoint(holder: StoreHolder, settings: ApiSettings, params: BaseModel) -> Rows:
         values = params.model_dump(exclude={"limit", "offset"})
-        return run_stored(holder, settings, query, values, params.limit, params.offset)
+        return run_stored(holder, settings, query.name, values, params.limit, params.offset)
 
     # A real signature (not string annotations) so FastAPI sees the generated model.
     endpoint.__signature__ = inspect.Signature(
@@ -388,11 +349,11 @@ def _resource(
     params: dict[str, Any],
     graph_query: str | None,
 ) -> Resource:
-    rows = run_stored(holder, settings, _query(f"resource-{kind}"), params).data
+    rows = run_stored(holder, settings, f"resource-{kind}", params).data
     if not rows:
         raise ApiError(404, "not_found", f"no {kind} {what}")
     node = {k: v for k, v in rows[0]["node"].items() if k != "_label"}
-    graph = run_stored(holder, settings, _query(graph_query), params).graph if graph_query else None
+    graph = run_stored(holder, settings, graph_query, params).graph if graph_query else None
     return Resource(node=node, graph=graph or graph_from_rows(rows))
 
 
@@ -403,7 +364,6 @@ def create_app(store_target: str | None = None, settings: ApiSettings | None = N
     """The API over one store: a Ladybug path or a Neo4j URI (default like every command)."""
     settings = settings or ApiSettings()
     target = store_target or settings.store or os.environ.get("UPTAKE_STORE") or DEFAULT_STORE
-    logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)  # "property does not exist" chatter
 
     holder = StoreHolder(target, settings)
 
@@ -489,7 +449,7 @@ def _add_routes(app: FastAPI) -> None:
         limit: Limit = MAX_PAGE_SIZE,
         offset: Offset = 0,
     ) -> Rows:
-        return run_stored(holder, settings, _query(name), body.params, limit, offset)
+        return run_stored(holder, settings, name, body.params, limit, offset)
 
     @post("/cypher", Rows, "run_cypher", "ad-hoc Cypher")
     def run_cypher(
@@ -500,9 +460,7 @@ def _add_routes(app: FastAPI) -> None:
         offset: Offset = 0,
     ) -> Rows:
         """Read-only Cypher, refused by the database if it writes; capped rows, server-side timeout."""
-        rows, truncated = _read(
-            holder, settings, request.statement, request.params, timeout=request.timeout, ad_hoc=True
-        )
+        rows, truncated = _read(holder, settings, request.statement, request.params, timeout=request.timeout)
         page = rows[offset : offset + limit]
         columns = list(rows[0]) if rows else []
         return Rows(
@@ -529,7 +487,7 @@ def _add_routes(app: FastAPI) -> None:
         offset: Offset = 0,
     ) -> Page[dict[str, Any]]:
         values = {"since": since, "until": until, "general_only": general_only}
-        return paged(run_stored(holder, settings, _query("resource-papers"), values, limit, offset))
+        return paged(run_stored(holder, settings, "resource-papers", values, limit, offset))
 
     @get("/papers/{arxiv_id}", Resource, "get_paper", "resources")
     def get_paper(arxiv_id: str, holder: HolderDep, settings: SettingsDep) -> Resource:
@@ -539,14 +497,15 @@ def _add_routes(app: FastAPI) -> None:
     def get_paper_implementations(
         arxiv_id: str, holder: HolderDep, settings: SettingsDep, limit: Limit = 50, offset: Offset = 0
     ) -> Rows:
-        query = _query("paper-proposal-implementation")
-        return run_stored(holder, settings, query, {"arxiv_id": arxiv_id}, limit, offset)
+        return run_stored(
+            holder, settings, "paper-proposal-implementation", {"arxiv_id": arxiv_id}, limit, offset
+        )
 
     @get("/methods", Page[dict[str, Any]], "list_methods", "resources")
     def list_methods(
         holder: HolderDep, settings: SettingsDep, limit: Limit = 50, offset: Offset = 0
     ) -> Page[dict[str, Any]]:
-        return paged(run_stored(holder, settings, _query("resource-methods"), {}, limit, offset))
+        return paged(run_stored(holder, settings, "resource-methods", {}, limit, offset))
 
     @get("/methods/{slug}", Resource, "get_method", "resources")
     def get_method(slug: str, holder: HolderDep, settings: SettingsDep) -> Resource:
@@ -556,7 +515,7 @@ def _add_routes(app: FastAPI) -> None:
     def get_method_lineage(
         slug: str, holder: HolderDep, settings: SettingsDep, limit: Limit = 50, offset: Offset = 0
     ) -> Rows:
-        rows = run_stored(holder, settings, _query("method-lineage"), {"slug": slug}, limit, offset)
+        rows = run_stored(holder, settings, "method-lineage", {"slug": slug}, limit, offset)
         rows.graph = lineage_graph(slug, rows.data)
         return rows
 
@@ -564,13 +523,13 @@ def _add_routes(app: FastAPI) -> None:
     def get_method_adoption(
         slug: str, holder: HolderDep, settings: SettingsDep, limit: Limit = 50, offset: Offset = 0
     ) -> Rows:
-        return run_stored(holder, settings, _query("adoption-timeline"), {"slug": slug}, limit, offset)
+        return run_stored(holder, settings, "adoption-timeline", {"slug": slug}, limit, offset)
 
     @get("/frameworks", Page[dict[str, Any]], "list_frameworks", "resources")
     def list_frameworks(
         holder: HolderDep, settings: SettingsDep, limit: Limit = 50, offset: Offset = 0
     ) -> Page[dict[str, Any]]:
-        return paged(run_stored(holder, settings, _query("resource-frameworks"), {}, limit, offset))
+        return paged(run_stored(holder, settings, "resource-frameworks", {}, limit, offset))
 
     @get("/frameworks/{slug}", Resource, "get_framework", "resources")
     def get_framework(slug: str, holder: HolderDep, settings: SettingsDep) -> Resource:
@@ -581,9 +540,7 @@ def _add_routes(app: FastAPI) -> None:
         failure_id: str, holder: HolderDep, settings: SettingsDep, limit: Limit = 50, offset: Offset = 0
     ) -> Rows:
         """The issue a failure was reported in and what fixes it; ids contain '#' (send it as %23)."""
-        rows = run_stored(
-            holder, settings, _query("resource-failure-fixes"), {"id": failure_id}, limit, offset
-        )
+        rows = run_stored(holder, settings, "resource-failure-fixes", {"id": failure_id}, limit, offset)
         if rows.count == 0:
             raise ApiError(404, "not_found", f"no failure report {failure_id!r} or nothing recorded about it")
         return rows

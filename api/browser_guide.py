@@ -24,6 +24,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from ..queries import StoredQuery, load_queries
+from ..queries.run import bind_params
 from .graph_style import grass
 
 router = APIRouter(prefix="/browser", include_in_schema=False)
@@ -62,7 +63,7 @@ def _cypher_value(value: Any) -> str:
 
 def params_command(query: StoredQuery) -> str:
     """`:params {...}` with the defaults, including the day numbers the Cypher compares with."""
-    bound = query.bind({p.name: p.default for p in query.params if p.default is not None})
+    bound = bind_params(query, {p.name: p.default for p in query.params if p.default is not None})
     if not bound:
         return ":params {}"
     return ":params {" + ", ".join(f"{k}: {_cypher_value(v)}" for k, v in bound.items()) + "}"

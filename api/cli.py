@@ -13,6 +13,7 @@ import typer
 
 from ..graph.store import StoreError, open_store
 from ..queries import QueryError, load_queries, parse_params
+from ..queries.run import bind_params, run_query, stored_query
 from . import commands_arxiv, commands_git, commands_github, commands_serve, commands_viz
 from .display import print_rows, progress_bar
 from .options import FormatOption, StoreOption
@@ -120,23 +121,24 @@ def list_queries(format: FormatOption = "table") -> None:
 
 
 @app.command("query")
-def run_query(
+def query_command(
     name: Annotated[str, typer.Argument(help="a stored query, see `uptake queries`")],
     param: Annotated[list[str] | None, typer.Option("--param", "-p", help="k=v, repeatable")] = None,
     store: StoreOption = None,
     format: FormatOption = "table",
 ) -> None:
     """Run a stored query with validated parameters."""
-    queries = load_queries()
-    if name not in queries:
-        fail(f"no stored query {name!r}; known: {', '.join(sorted(queries))}")
-    try:
-        query = queries[name]
-        values = query.bind(parse_params(param or []))
+    try:  # a bad name or parameter is reported before the store is opened
+        query = stored_query(name)
+        values = parse_params(param or [])
+        bind_params(query, values)
     except QueryError as exc:
         fail(str(exc))
     with connect(store, read_only=True) as s:
-        print_rows(s.read(query.cypher_for(s.backend), values), format)
+        try:
+            print_rows(run_query(s, query, values).rows, format)
+        except (StoreError, QueryError) as exc:
+            fail(str(exc))
 
 
 @app.command("cypher")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from typing import Annotated
 
@@ -40,7 +39,6 @@ def register(app, load_app, connect, fail) -> None:
             fail("give exactly one of --query NAME or --framework NAME")
         if framework is not None and param:
             fail("--param goes with --query, not --framework")
-        logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)  # "property does not exist" chatter
         with connect(store, read_only=True) as s:
             try:
                 if query is not None:

@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from ..queries.run import QueryResult
 from .graph_style import STYLES, caption, evidence_url
 from .graph_view import lineage_graph, node_id
 from .models import Graph
@@ -44,11 +45,11 @@ def _asset(name: str) -> bytes | None:
     return folder.joinpath(name).read_bytes() if name in names else None
 
 
-def _run(request: Request, name: str, values: dict[str, Any]):
-    from .app import _query, run_stored  # the app module imports this one
+def _run(request: Request, name: str, values: dict[str, Any]) -> QueryResult:
+    from .app import stored_result  # the app module imports this one
 
     state = request.app.state
-    return run_stored(state.holder, state.settings, _query(name), values)
+    return stored_result(state.holder, state.settings, name, values)
 
 
 def _not_found(message: str) -> JSONResponse:
@@ -101,7 +102,7 @@ def _drawable(graph: Graph, repos: dict[str, str], focus: str | None = None) -> 
 
 
 def _repos(request: Request) -> dict[str, str]:
-    return {r["slug"]: r["repo"] for r in _run(request, "resource-frameworks", {}).data if r.get("repo")}
+    return {r["slug"]: r["repo"] for r in _run(request, "resource-frameworks", {}).rows if r.get("repo")}
 
 
 # -- routes ------------------------------------------------------------------------------------
@@ -132,7 +133,7 @@ def search(request: Request, q: str = "") -> dict[str, Any]:
     if not text:
         return {"query": q, "results": []}
     words = text.split()
-    rows = _run(request, "explore-search", {"text": text, "words": words}).data
+    rows = _run(request, "explore-search", {"text": text, "words": words}).rows
     order = {"Method": 0, "Framework": 1, "Paper": 2}
     rows.sort(key=lambda r: (r["rank"], order.get(r["kind"], 9), str(r["name"] or r["key"]).lower()))
     results = [
@@ -152,17 +153,17 @@ def search(request: Request, q: str = "") -> dict[str, Any]:
 @router.get("/explore/lineage/{slug}")
 def lineage(request: Request, slug: str) -> Any:
     """A method's family tree; each method carries where and when each framework first implemented it."""
-    methods = {m["slug"]: m for m in _run(request, "resource-methods", {}).data}
+    methods = {m["slug"]: m for m in _run(request, "resource-methods", {}).rows}
     if slug not in methods:
         return _not_found(f"no method {slug!r}")
-    rows = _run(request, "method-lineage", {"slug": slug}).data
+    rows = _run(request, "method-lineage", {"slug": slug}).rows
     graph = lineage_graph(slug, rows)
     repos = _repos(request)
     for node in graph.nodes:
         known = methods.get(node.key, {})
         node.name = node.name or known.get("name")
         node.properties.update({k: known.get(k) for k in ("arxiv_id", "family") if known.get(k)})
-        adoption = _run(request, "adoption-timeline", {"slug": node.key}).data
+        adoption = _run(request, "adoption-timeline", {"slug": node.key}).rows
         node.properties["implementations"] = [
             {
                 "framework": a["framework"],
@@ -186,17 +187,14 @@ def neighbours(request: Request, label: str, key: str) -> Any:
     if label not in NEIGHBOUR_QUERIES:
         return {"focus": node_id(label, key), "nodes": [], "relationships": []}
     name, param = NEIGHBOUR_QUERIES[label]
-    rows = _run(request, name, {param: key}).data
+    rows = _run(request, name, {param: key}).rows
     return _drawable(query_graph(name, {param: key}, rows), _repos(request), node_id(label, key))
 
 
 @router.get("/explore/query/{name}")
 def query(request: Request, name: str) -> Any:
     """A stored query's result as a drawable graph (paper -> proposal -> implementation, failure -> fix)."""
-    from .app import _bind, _query
-
     values = {k: v for k, v in request.query_params.items()}
     result = _run(request, name, values)
-    bound = _bind(_query(name), values)
     focus = next((node_id("Paper", v) for k, v in values.items() if k == "arxiv_id"), None)
-    return _drawable(query_graph(name, bound, result.data), _repos(request), focus)
+    return _drawable(query_graph(name, result.params, result.rows), _repos(request), focus)

@@ -35,7 +35,7 @@ from typing import Any
 
 from ..graph.records import EPOCH
 from ..graph.store import Store, StoreError
-from ..queries import load_queries
+from ..queries.run import run_query
 
 WITHIN_DAYS = 180
 LARGE_POLICY_B = 30.0
@@ -73,9 +73,8 @@ class StudyRows:
 
 
 def _run(store: Store, name: str, values: dict[str, Any]) -> list[dict[str, Any]]:
-    query = load_queries()[name]
     try:
-        return store.read(query.cypher_for(store.backend), query.bind(values))
+        return run_query(store, name, values).rows
     except StoreError as exc:
         raise ReportError(f"stored query {name} failed: {exc}") from exc
 

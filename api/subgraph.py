@@ -15,6 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..graph.store import Store
+from ..queries import QueryError
+from ..queries.run import run_query
 from .graph_view import graph_from_rows, lineage_graph, node_id
 from .models import Graph, GraphNode, GraphRelationship
 
@@ -163,23 +166,14 @@ FRAMEWORK_QUERIES = (
 )
 
 
-def query_subgraph(store, name: str, values: dict[str, Any]) -> Graph:
+def query_subgraph(store: Store, name: str, values: dict[str, Any]) -> Graph:
     """Run one stored query on a store and return the graph its rows describe."""
-    from ..queries import QueryError, load_queries
-
-    queries = load_queries()
-    if name not in queries:
-        raise QueryError(f"no stored query {name!r}; known: {', '.join(sorted(queries))}")
-    query = queries[name]
-    bound = query.bind(values)
-    rows = store.read(query.cypher_for(store.backend), bound)
-    return query_graph(name, bound, rows)
+    result = run_query(store, name, values)
+    return query_graph(name, result.params, result.rows)
 
 
-def framework_subgraph(store, slug: str) -> Graph:
+def framework_subgraph(store: Store, slug: str) -> Graph:
     """A framework's organisations, rules, methods, first implementing commits and fixed failures."""
-    from ..queries import QueryError
-
     graph = merge_graphs(query_subgraph(store, name, {param: slug}) for name, param in FRAMEWORK_QUERIES)
     if not any(n.id == node_id("Framework", slug) for n in graph.nodes):
         raise QueryError(f"no framework {slug!r} in the store, or nothing recorded about it")

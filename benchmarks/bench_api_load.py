@@ -33,7 +33,7 @@ from pathlib import Path
 import httpx
 from uptake.graph.records import Edge, Node
 from uptake.graph.store import Store, open_store
-from uptake.queries import load_queries
+from uptake.queries.run import run_query
 
 REPO = Path(__file__).resolve().parent.parent
 CACHE = REPO / ".cache" / "bench-api"
@@ -185,13 +185,11 @@ def load_test(port: int, name: str, requests: int, seconds: float, workers: int)
 
 
 def direct_baseline(store: Store, name: str, n: int = 30) -> float:
-    """p50 ms of the same stored query through Store.read in this process: the engine's own cost."""
-    query = load_queries()[name]
+    """p50 ms of the same stored query run in this process: the engine's own cost, without HTTP."""
     times = []
     for i in range(n):
-        bound = query.bind(request_params(name, i))
         started = time.perf_counter()
-        store.read(query.cypher_for(store.backend), bound, limit=1001)
+        run_query(store, name, request_params(name, i), limit=1000)
         times.append(time.perf_counter() - started)
     return statistics.median(times) * 1000
 

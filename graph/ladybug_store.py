@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -53,14 +55,27 @@ def ladybug_ddl() -> list[str]:
 
 
 class LadybugStore(Store):
+    """A Ladybug directory, opened for writing or read-only.
+
+    A read-only handle sees the data as of its opening. Another process (a
+    loader) may write the directory meanwhile, so with `refresh_interval` set a
+    read-only store checks the files' sizes and times at most that often and
+    reopens itself when they changed. Calls are serialised on one connection,
+    and a reopen never closes a handle in the middle of a query.
+    """
+
     backend = "ladybug"
     # Bulk COPY pays off with large batches (50k records measured 1.7x slower than 200k).
     batch_size = 200_000
 
-    def __init__(self, path: str | Path, *, read_only: bool = False):
+    def __init__(self, path: str | Path, *, read_only: bool = False, refresh_interval: float | None = None):
         self.location = str(path)
         self._path = Path(path)
         self._read_only = read_only
+        self._refresh_interval = refresh_interval if read_only else None
+        self._signature: tuple | None = None  # the files as of the read-only handle's opening
+        self._checked = 0.0  # when the files were last compared with `_signature`
+        self._lock = threading.RLock()  # one query at a time on one connection
         self._db: ladybug.Database | None = None
         self._conn: ladybug.Connection | None = None
         self._ro_conn: ladybug.Connection | None = None  # refreshed after each write
@@ -72,9 +87,13 @@ class LadybugStore(Store):
     # -- connections -------------------------------------------------------
 
     def _connection(self) -> ladybug.Connection:
+        if self._conn is not None and self._files_changed():
+            self._close_main()
         if self._conn is None:
             if self._read_only and not self._path.exists():
                 raise StoreError(f"no Uptake store at {self.location}: run `uptake build` first")
+            if self._refresh_interval is not None:
+                self._signature, self._checked = self._files_signature(), time.monotonic()
             try:
                 self._db = ladybug.Database(
                     str(self._path),
@@ -89,6 +108,21 @@ class LadybugStore(Store):
                 raise StoreError(f"cannot open Ladybug store {self.location}: {exc}") from exc
             self._conn = ladybug.Connection(self._db)
         return self._conn
+
+    def _files_changed(self) -> bool:
+        """Whether another process wrote the files since the read-only handle opened."""
+        if self._refresh_interval is None:
+            return False
+        now = time.monotonic()
+        if now - self._checked < self._refresh_interval:
+            return False
+        self._checked = now
+        return self._files_signature() != self._signature
+
+    def _files_signature(self) -> tuple:
+        path = self._path
+        files = sorted(path.iterdir()) if path.is_dir() else [path, path.with_name(path.name + ".wal")]
+        return tuple((f.name, s.st_mtime_ns, s.st_size) for f in files if (s := _stat(f)) is not None)
 
     def _read_only_connection(self) -> ladybug.Connection:
         """A connection the database itself refuses writes on."""
@@ -116,8 +150,12 @@ class LadybugStore(Store):
             self._drop_read_only()
 
     def close(self) -> None:
-        self.flush()
-        self._drop_read_only()
+        with self._lock:
+            self.flush()
+            self._drop_read_only()
+            self._close_main()
+
+    def _close_main(self) -> None:
         if self._conn is not None:
             self._conn.close()
             self._db.close()
@@ -139,12 +177,14 @@ class LadybugStore(Store):
         self._dirty = True
 
     def schema_version(self) -> int | None:
-        conn = self._connection()
-        tables = {row[0] for row in conn.execute("CALL show_tables() RETURN name").get_all()}
-        if META_LABEL not in tables:
-            return None
-        rows = conn.execute(f"MATCH (m:{META_LABEL} {{key: 'schema'}}) RETURN m.schema_version").get_all()
-        return rows[0][0] if rows else None
+        with self._lock:
+            conn = self._connection()
+            tables = {row[0] for row in conn.execute("CALL show_tables() RETURN name").get_all()}
+            if META_LABEL not in tables:
+                return None
+            query = f"MATCH (m:{META_LABEL} {{key: 'schema'}}) RETURN m.schema_version"
+            rows = conn.execute(query).get_all()
+            return rows[0][0] if rows else None
 
     def reset(self) -> None:
         conn = self._connection()
@@ -156,8 +196,19 @@ class LadybugStore(Store):
 
     # -- reading -----------------------------------------------------------
 
-    def read(self, cypher, params=None, *, read_only=True, timeout=None, limit=None):
-        conn = self._read_only_connection() if read_only else self._connection()
+    def read(self, cypher, params=None, *, timeout=None, limit=None):
+        with self._lock:
+            return self._run(self._read_only_connection(), cypher, params, timeout, limit)
+
+    def execute(self, cypher, params=None):
+        with self._lock:
+            if self._read_only:
+                raise ReadOnlyError(f"{self.location} was opened read-only")
+            rows = self._run(self._connection(), cypher, params)
+            self._dirty = True  # it may have written
+            return rows
+
+    def _run(self, conn, cypher, params, timeout=None, limit=None) -> list[dict[str, Any]]:
         conn.set_query_timeout(int(timeout * 1000) if timeout else 0)
         try:
             result = conn.execute(cypher, params or {})
@@ -174,8 +225,6 @@ class LadybugStore(Store):
         raw = result.get_all() if limit is None else _first_rows(result, limit)
         rows = [dict(zip(names, map(_plain, row), strict=True)) for row in raw]
         result.close()
-        if not read_only:
-            self._dirty = True  # it may have written
         return rows
 
     # -- writing -----------------------------------------------------------
@@ -442,6 +491,13 @@ def full_width_table(columns, given: dict[str, pa.Array], props: pa.Table, posit
         else:
             out[prop.name] = pa.nulls(count, ARROW_TYPES[prop.type])
     return pa.table(out)
+
+
+def _stat(path: Path) -> os.stat_result | None:
+    try:
+        return path.stat()
+    except OSError:
+        return None
 
 
 def _first_rows(result, limit: int) -> list[list[Any]]:

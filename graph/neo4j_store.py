@@ -8,6 +8,7 @@ failing batch is rolled back whole and retried transient errors stay safe.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from itertools import islice
 from typing import Any
 
@@ -47,6 +48,9 @@ class Neo4jStore(Store):
 
     def __init__(self, uri: str, *, user: str, password: str, database: str | None = None):
         self.location = uri if not database else f"{uri} (database {database})"
+        # The server's notices ("property does not exist" where a label has no such property yet)
+        # are expected for a partly loaded graph; the driver would log each as a warning.
+        logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
         self._database = database
         try:
             self._driver = neo4j.GraphDatabase.driver(uri, auth=(user, password))
@@ -71,10 +75,8 @@ class Neo4jStore(Store):
                 if name not in existing:
                     session.run(statement).consume()
         self.check_version()
-        self.read(
-            f"MERGE (m:{META_LABEL} {{key: 'schema'}}) SET m.schema_version = $v",
-            {"v": SCHEMA_VERSION},
-            read_only=False,
+        self.execute(
+            f"MERGE (m:{META_LABEL} {{key: 'schema'}}) SET m.schema_version = $v", {"v": SCHEMA_VERSION}
         )
 
     def schema_version(self) -> int | None:
@@ -85,18 +87,24 @@ class Neo4jStore(Store):
         # One transaction for a small graph. A large one is emptied in batches, relationships
         # first, so no transaction has to detach a hub node's hundreds of thousands at once.
         if self.read("MATCH (n) RETURN count(n) AS n")[0]["n"] <= 50_000:
-            self.read("MATCH (n) DETACH DELETE n", read_only=False)
+            self.execute("MATCH (n) DETACH DELETE n")
         else:
             for statement in (
                 "MATCH ()-[r]->() CALL (r) { DELETE r } IN TRANSACTIONS OF 50000 ROWS",
                 "MATCH (n) CALL (n) { DELETE n } IN TRANSACTIONS OF 50000 ROWS",
             ):
-                self.read(statement, read_only=False, implicit=True)
+                self._run(statement, read_only=False, implicit=True)
         self.init()
 
     # -- reading -----------------------------------------------------------
 
-    def read(self, cypher, params=None, *, read_only=True, timeout=None, implicit=False, limit=None):
+    def read(self, cypher, params=None, *, timeout=None, limit=None):
+        return self._run(cypher, params, read_only=True, timeout=timeout, limit=limit)
+
+    def execute(self, cypher, params=None):
+        return self._run(cypher, params, read_only=False)
+
+    def _run(self, cypher, params=None, *, read_only, timeout=None, limit=None, implicit=False):
         query = neo4j.Query(cypher, timeout=timeout)
 
         # Driver 6 takes a Query object only in session.run; managed transactions get the timeout here.

@@ -55,7 +55,8 @@ class WriteStats:
 
 
 class Store(ABC):
-    """One writing entry point (`write`) and one reading entry point (`read`)."""
+    """One writing entry point (`write`), one reading entry point (`read`), and `execute`
+    for the few maintenance statements that are not records."""
 
     backend: str
     location: str
@@ -74,14 +75,20 @@ class Store(ABC):
         cypher: str,
         params: dict[str, Any] | None = None,
         *,
-        read_only: bool = True,
         timeout: float | None = None,
         limit: int | None = None,
     ) -> list[dict[str, Any]]:
-        """Rows as dicts; `read_only` is enforced by the database itself.
+        """Rows as dicts, read-only: the database itself refuses a write (`ReadOnlyError`).
 
         `limit` stops reading after that many rows, so a caller can cap an
         ad-hoc query's result without rewriting the query text.
+        """
+
+    @abstractmethod
+    def execute(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Run a maintenance statement that may write (schema, metadata, repairs); rows as dicts.
+
+        Records are written with `write` and `write_all`; this is for what is not a record.
         """
 
     @abstractmethod
@@ -170,11 +177,13 @@ def open_store(
     password: str | None = None,
     database: str | None = None,
     read_only: bool = False,
+    refresh_interval: float | None = None,
 ) -> Store:
     """A Ladybug directory path, or a bolt:// / neo4j:// / neo4j+s:// URI.
 
     Falls back to $UPTAKE_STORE, then ./uptake.lbug. Neo4j credentials come from
     the arguments, else $NEO4J_USER, $NEO4J_PASSWORD and $NEO4J_DATABASE.
+    `refresh_interval` applies to a read-only Ladybug store: see `LadybugStore`.
     """
     target = target or os.environ.get("UPTAKE_STORE") or DEFAULT_STORE
     if target.startswith(NEO4J_SCHEMES):
@@ -190,7 +199,7 @@ def open_store(
         raise StoreError(f"unsupported store URI {target!r}: use a directory path or one of {NEO4J_SCHEMES}")
     from .ladybug_store import LadybugStore
 
-    return LadybugStore(target, read_only=read_only)
+    return LadybugStore(target, read_only=read_only, refresh_interval=refresh_interval)
 
 
 @contextlib.contextmanager

@@ -633,7 +633,6 @@ def _stored_state(store, framework: str) -> tuple[str | None, str | None]:
     rows = store.read(
         "MATCH (f:Framework {slug: $slug}) RETURN f.mined_head AS head, f.mined_tags AS tags",
         {"slug": framework},
-        read_only=False,  # the miner writes anyway; no second, read-only handle on the store
     )
     return (rows[0]["head"], rows[0]["tags"]) if rows else (None, None)
 
@@ -656,9 +655,7 @@ def plan_commits(store, framework: str, git_dir: Path, head: str) -> tuple[list[
         return all_shas, False, 0
     stored = {
         r["sha"]
-        for r in store.read(
-            "MATCH (c:Commit) WHERE c.framework = $f RETURN c.sha AS sha", {"f": framework}, read_only=False
-        )
+        for r in store.read("MATCH (c:Commit) WHERE c.framework = $f RETURN c.sha AS sha", {"f": framework})
     }
     reachable = set(all_shas)
     dropped = sorted(stored - reachable)

@@ -10,6 +10,7 @@ A file starts with `//` header lines::
 
 The same file runs on every backend; `NAME.neo4j.cypher` or
 `NAME.ladybug.cypher` next to it overrides it where a dialect forces that.
+`queries.run.run_query` binds the parameters and runs a query on a store.
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
-
-from ..graph.records import day_number
 
 QUERY_DIR = Path(__file__).parent
 BACKENDS = ("ladybug", "neo4j")
@@ -104,30 +103,6 @@ class StoredQuery:
 
     def cypher_for(self, backend: str) -> str:
         return self.overrides.get(backend, self.cypher)
-
-    def bind(self, values: dict[str, Any]) -> dict[str, Any]:
-        """Validated parameters with defaults filled in; unknown or missing ones are errors."""
-        known = {p.name: p for p in self.params}
-        for name in values:
-            if name not in known:
-                raise QueryError(
-                    f"{self.name}: unknown parameter {name!r}; takes {', '.join(known) or 'none'}"
-                )
-        bound = {}
-        for param in self.params:
-            value = values.get(param.name)
-            if value is not None and value != "":
-                bound[param.name] = param.coerce(value)
-            elif param.required:
-                raise QueryError(f"{self.name}: parameter {param.name!r} ({param.type}) is required")
-            else:
-                bound[param.name] = param.default
-        # Day numbers let date filters run identically on both engines.
-        for param in self.params:
-            if param.type == "DATE":
-                value = bound[param.name]
-                bound[f"{param.name}_day"] = day_number(value) if value else None
-        return bound
 
 
 def _body(text: str) -> str:

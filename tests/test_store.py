@@ -111,6 +111,15 @@ def test_read_only_is_enforced_by_the_database(store):
     assert store.read("MATCH (m:Method) RETURN count(m) AS n") == [{"n": 0}]
 
 
+def test_execute_runs_a_maintenance_write_that_read_refuses(store):
+    store.write(GRAPH[:2])
+    rename = "MATCH (m:Method {slug: 'grpo'}) SET m.name = $name RETURN m.name AS name"
+    with pytest.raises(ReadOnlyError):
+        store.read(rename, {"name": "renamed"})
+    assert store.execute(rename, {"name": "renamed"}) == [{"name": "renamed"}]
+    assert store.read("MATCH (m:Method {slug: 'grpo'}) RETURN m.name AS name") == [{"name": "renamed"}]
+
+
 def test_write_visible_to_later_read_only_reads(store):
     assert store.read("MATCH (m:Method) RETURN count(m) AS n") == [{"n": 0}]
     store.write(GRAPH[:2])
@@ -127,7 +136,7 @@ def test_nodes_and_relationships_come_back_as_plain_dicts(store):
 def test_schema_version_is_stored_and_checked(store):
     assert store.schema_version() == SCHEMA_VERSION
     meta = "MATCH (m:UptakeMeta {key: 'schema'}) SET m.schema_version = $v"
-    store.read(meta, {"v": SCHEMA_VERSION + 1}, read_only=False)
+    store.execute(meta, {"v": SCHEMA_VERSION + 1})
     with pytest.raises(SchemaVersionError, match=f"schema version {SCHEMA_VERSION + 1}"):
         store.init()
 
@@ -153,7 +162,22 @@ def test_ladybug_read_only_store_refuses_writes(tmp_path):
         with pytest.raises(ReadOnlyError):
             ro.write(GRAPH)
         with pytest.raises(ReadOnlyError):
-            ro.read("MATCH (m:Method) SET m.name = 'x'", read_only=False)
+            ro.execute("MATCH (m:Method) SET m.name = 'x'")
+
+
+def test_read_only_ladybug_store_reopens_when_another_handle_wrote(tmp_path):
+    path = str(tmp_path / "g.lbug")
+    count = "MATCH (m:Method) RETURN count(m) AS n"
+    with open_store(path) as writable:
+        writable.init()
+        writable.write(GRAPH[:1])
+        refreshing = open_store(path, read_only=True, refresh_interval=0)
+        fixed = open_store(path, read_only=True)
+        with refreshing, fixed:
+            assert refreshing.read(count) == fixed.read(count) == [{"n": 1}]
+            writable.write(GRAPH[1:2])
+            assert refreshing.read(count) == [{"n": 2}]
+            assert fixed.read(count) == [{"n": 1}]  # as of its opening: what the refresh is for
 
 
 def test_missing_ladybug_store_opened_read_only_is_a_clear_error(tmp_path):
