@@ -7,6 +7,8 @@ records, not from the report's code.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from uptake.graph.records import Edge, Node
 
 FRAMEWORKS = {"trl": "huggingface", "verl": "bytedance", "openrlhf": "openrlhf-community"}
@@ -142,7 +144,14 @@ def study_records() -> list[Node | Edge]:
     for child, parent, change in EXTENDS:
         add(Edge("EXTENDS", ("Method", child), ("Method", parent), {"change": change}))
     for sha, framework, date, method, subject in COMMITS:
-        add(Node("Commit", sha, {"framework": framework, "commit_date": date, "subject": subject}))
+        noon = dt.datetime.fromisoformat(f"{date}T12:00:00+00:00")
+        props = {
+            "framework": framework,
+            "commit_date": date,
+            "commit_ts": int(noon.timestamp()),
+            "subject": subject,
+        }
+        add(Node("Commit", sha, props))
         add(Edge("PART_OF", ("Commit", sha), ("Framework", framework)))
         if method:
             add(Edge("IMPLEMENTS", ("Commit", sha), ("Method", method), EV))

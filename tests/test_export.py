@@ -16,7 +16,7 @@ from uptake.api.cli import connect, fail
 from uptake.api.export import export_graph, to_mermaid
 from uptake.api.graph_style import caption, shorten
 from uptake.api.models import Graph, GraphNode, GraphRelationship
-from uptake.queries import load_queries
+from uptake.queries.run import run_query
 
 
 @pytest.fixture
@@ -42,8 +42,7 @@ def filled(store):
 
 def lineage_from_rows(store, slug: str) -> tuple[set[str], set[tuple[str, str, str]]]:
     """Nodes and EXTENDS edges read straight off the stored query's rows (child -> parent)."""
-    query = load_queries()["method-lineage"]
-    rows = store.read(query.cypher_for(store.backend), query.bind({"slug": slug}))
+    rows = run_query(store, "method-lineage", {"slug": slug}).rows
     nodes, edges = {f"Method:{slug}"}, set()
     for row in rows:
         child, parent = (

@@ -19,7 +19,7 @@ from uptake.loaders.git import (
     resolve_repository,
     stretches,
 )
-from uptake.queries import load_queries
+from uptake.queries.run import run_query
 
 
 def _implements(store, slug: str) -> list[dict]:
@@ -221,9 +221,7 @@ def test_stored_queries_answer_first_implementation(store, tmp_path):
 
     store.write([Node("Paper", "2402.03300", {"published_date": "2024-02-05"}), Node("Method", "grpo", {
         "arxiv_id": "2402.03300", "name": "GRPO"})])  # fmt: skip
-    queries = load_queries()
-    paper = queries["paper-implementations"]
-    rows = store.read(paper.cypher_for(store.backend), paper.bind({"arxiv_id": "2402.03300"}))
+    rows = run_query(store, "paper-implementations", {"arxiv_id": "2402.03300"}).rows
     assert len(rows) == 1
     row = rows[0]
     assert (row["framework"], row["method"], row["commit"], row["pr_number"], row["release"]) == (
@@ -231,10 +229,7 @@ def test_stored_queries_answer_first_implementation(store, tmp_path):
     )  # fmt: skip
     commit_day = store.read("MATCH (c:Commit {sha: $s}) RETURN c.commit_day AS d", {"s": s["grpo"]})[0]["d"]
     assert row["days_after_paper"] == commit_day - 19758  # 2024-02-05
-    fw = queries["framework-methods"]
-    by_method = {
-        r["method"]: r for r in store.read(fw.cypher_for(store.backend), fw.bind({"framework": "fw"}))
-    }
+    by_method = {r["method"]: r for r in run_query(store, "framework-methods", {"framework": "fw"}).rows}
     assert by_method["grpo"]["commit"] == s["grpo"]
     assert by_method["dapo"]["commit"] == s["dapo"] and by_method["dapo"]["release"] == "side-0.1"
     assert "dr-grpo" not in by_method  # reverted

@@ -18,7 +18,7 @@ from uptake.graph.records import Edge, Node
 from uptake.loaders.catalog import MethodEntry
 from uptake.loaders.github import load_github
 from uptake.loaders.rules import load_rules
-from uptake.queries import load_queries
+from uptake.queries.run import run_query
 
 REPO = "acme/rlkit"
 FW = "rlkit"
@@ -210,8 +210,7 @@ def loaded(store, framework_repo, tmp_path):
 
 
 def run(store, name: str, **params) -> list[dict]:
-    query = load_queries()[name]
-    return store.read(query.cypher_for(store.backend), query.bind(params))
+    return run_query(store, name, params).rows
 
 
 def test_earlier_proposals_for_a_method_and_its_paper(loaded):

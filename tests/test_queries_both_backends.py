@@ -1,9 +1,11 @@
 """Every stored query runs unchanged (or through its override) on Ladybug and Neo4j and gives the same rows.
 
 One fixture graph is written to both stores; each query runs with its
-defaults and with the extra parameter sets in query_samples.json. Rows are
-compared as sets of normalised rows (ORDER BY ties and the order of
-collected lists are engine-specific).
+defaults and with the extra parameter sets in query_samples.json. Every run
+must return rows, except a sample marked `"empty": true`, so that two
+backends agreeing on nothing cannot pass. Rows are compared as sets of
+normalised rows (ORDER BY ties and the order of collected lists are
+engine-specific).
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ from conftest import neo4j_store
 from study_fixture import study_records
 from uptake.graph.store import open_store
 from uptake.queries import load_queries
+from uptake.queries.run import bind_params, run_query
 
 SAMPLES = json.loads((Path(__file__).parent / "query_samples.json").read_text())
 CASES = [
-    pytest.param(name, values, id=f"{name}[{i}]")
+    pytest.param(name, case["params"], not case.get("empty", False), id=f"{name}[{i}]")
     for name in load_queries()
-    for i, values in enumerate([{}, *SAMPLES.get(name, [])])
+    for i, case in enumerate([{"params": {}}, *SAMPLES.get(name, [])])
 ]
 
 
@@ -59,26 +62,27 @@ def normalise(value):
 
 
 def rows_of(store, name: str, values: dict) -> list[str]:
-    query = load_queries()[name]
-    rows = store.read(query.cypher_for(store.backend), query.bind(values))
+    rows = run_query(store, name, values).rows
     return sorted(json.dumps(normalise(row), sort_keys=True) for row in rows)
 
 
 def test_samples_name_real_queries_and_parameters():
     queries = load_queries()
-    for name, sets in SAMPLES.items():
+    for name, cases in SAMPLES.items():
         if name.startswith("_"):
             continue
         assert name in queries, f"query_samples.json: no stored query {name!r}"
-        for values in sets:
-            queries[name].bind(values)  # raises naming the parameter
+        for case in cases:
+            assert set(case) <= {"params", "empty"}, f"query_samples.json: {name}: unknown key in {case}"
+            bind_params(queries[name], case["params"])  # raises naming the parameter
 
 
-@pytest.mark.parametrize(("name", "values"), CASES)
-def test_query_gives_the_same_rows_on_both_backends(stores, name, values):
+@pytest.mark.parametrize(("name", "values", "has_rows"), CASES)
+def test_query_gives_the_same_rows_on_both_backends(stores, name, values, has_rows):
     ladybug, neo4j, reason = stores
     query = load_queries()[name]
     expected = rows_of(ladybug, name, values)
+    assert bool(expected) == has_rows, f"{name} {values}: {len(expected)} rows on Ladybug"
     for row in expected[:1]:
         assert set(json.loads(row)) == set(query.returns), (
             f"{name}: header 'returns' does not match the columns"

@@ -9,7 +9,7 @@ from git_history import METHODS, crafted_history
 from uptake.graph.records import Node
 from uptake.loaders.git import mine_repository
 from uptake.loaders.release import FILES, ReleaseError, load_data_release, write_release
-from uptake.queries import load_queries
+from uptake.queries.run import run_query
 
 
 @pytest.fixture
@@ -48,15 +48,12 @@ def test_loaded_release_answers_the_stored_query(release, store):
     )
     load_data_release(store, folder)
     load_data_release(store, folder)  # idempotent
-    query = load_queries()["paper-implementations"]
-    rows = store.read(query.cypher_for(store.backend), query.bind({"arxiv_id": "2402.03300"}))
+    rows = run_query(store, "paper-implementations", {"arxiv_id": "2402.03300"}).rows
     assert [(r["framework"], r["commit"], r["pr_number"], r["release"]) for r in rows] == [
         ("fw", shas["grpo"], 5, "v0.1")
     ]
-    fw = load_queries()["framework-methods"]
     methods = {
-        r["method"]: r["commit"]
-        for r in store.read(fw.cypher_for(store.backend), fw.bind({"framework": "fw"}))
+        r["method"]: r["commit"] for r in run_query(store, "framework-methods", {"framework": "fw"}).rows
     }
     assert methods["dapo"] == shas["dapo"] and "dr-grpo" not in methods
     n = store.read("MATCH (c:Commit)-[:PART_OF]->(:Framework {slug: 'fw'}) RETURN count(c) AS n")[0]["n"]
