@@ -152,7 +152,7 @@ def cypher(
     """Run ad-hoc Cypher; the database refuses writes."""
     with connect(store, read_only=True) as s:
         try:
-            print_rows(s.read(statement, parse_params(param or []), read_only=True, timeout=timeout), format)
+            print_rows(s.read(statement, parse_params(param or []), timeout=timeout), format)
         except (StoreError, QueryError) as exc:
             fail(str(exc))
 

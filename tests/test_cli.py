@@ -66,6 +66,19 @@ def test_bad_parameters_are_named(target):
     assert result.exit_code == 1 and "no stored query 'no-such-query'" in result.output
 
 
+def test_integer_parameters_are_checked_against_the_64_bit_range(target):
+    seed(target)
+    too_large = uptake(
+        "query", "methods-no-report-states", "--param", f"min_frameworks={2**63}", store=target
+    )
+    assert too_large.exit_code == 1 and isinstance(too_large.exception, SystemExit)
+    assert "'min_frameworks' is outside the 64-bit integer range" in too_large.output
+    largest = f"min_frameworks={2**63 - 1}"
+    result = uptake("query", "methods-no-report-states", "--param", largest, "--format", "json", store=target)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == []
+
+
 def test_ad_hoc_cypher_reads_and_refuses_writes(target):
     seed(target)
     ok = uptake("cypher", "MATCH (m:Method) RETURN count(m) AS n", "--format", "json", store=target)
