@@ -228,6 +228,8 @@ def _read(
     with _store_errors(seconds, ad_hoc=True):
         try:
             rows = holder.store().read(cypher, params, timeout=seconds, limit=settings.max_rows + 1)
+        except StoreError:
+            raise
         except (ValueError, TypeError, OverflowError, RuntimeError) as exc:
             # Drivers raise these for values they cannot bind: the request's fault, not the server's.
             raise StoreError(f"cannot run the query with these parameters: {exc}") from exc
