@@ -15,12 +15,11 @@ the same facts from live repositories.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from ..graph.records import Edge, Node, Record
-from ..graph.store import Store, WriteStats
 from .git import RepositoryFacts, iso_seconds
 
 DATA_FOLDER = Path(__file__).resolve().parent.parent / "data" / "git"
@@ -184,19 +183,6 @@ def release_records(folder: Path | None = None) -> list[Record]:
             Edge(r["rel"], ("Commit", r["sha"]), (r["label"], r["key"]), props, f"links.jsonl:{n}")
         )
     return records
-
-
-def load_data_release(
-    store: Store, folder: Path | None = None, progress: Callable[[int], None] | None = None
-) -> WriteStats:
-    """Build step: the shipped git facts into `store` (after the catalog, so methods exist).
-
-    Every file is read and checked first; a malformed release writes nothing."""
-    from ..graph.records import prepare_batch
-
-    records = release_records(folder)
-    prepare_batch(records)  # schema check of everything before the first write
-    return store.write_all(records, progress=progress)
 
 
 def find_repository(mirrors: Path, repo: str) -> Path:

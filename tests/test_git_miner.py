@@ -13,13 +13,18 @@ from uptake.loaders.git import (
     iter_records,
     mine_commits,
     mine_end,
-    mine_framework,
     parse_file_diff,
     pr_number,
     resolve_repository,
     stretches,
 )
 from uptake.queries import load_queries
+from uptake.sync.git import sync_git
+
+
+def mine_framework(store, framework: str, path, methods, workers: int) -> object:
+    """What the miner found, after its records were written to `store`."""
+    return sync_git(store, framework, path, methods, workers=workers).mined
 
 
 def _implements(store, slug: str) -> list[dict]:
