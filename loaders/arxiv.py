@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..graph.records import Edge, Node, Record
+from ..graph.records import Edge, Evidence, Node, Record
 from .cache import arxiv_cache_dir
 from .link.arxiv_ids import ArxivIdError, normalize_arxiv_id, year_month
 from .link.paper_features import OrganizationMatcher, extract_features
@@ -467,11 +467,11 @@ class PaperAnalyzer:
         )
         key = ("Paper", paper.arxiv_id)
         for org in orgs:
-            evidence = _evidence(
+            evidence = Evidence(
                 "affiliation", f"arXiv:{paper.arxiv_id} authors", org.words, "affiliation-name", 0.9
             )
             analysis.records.append(
-                Edge("AFFILIATED_WITH", key, ("Organization", org.slug), evidence, paper.origin)
+                Edge("AFFILIATED_WITH", key, ("Organization", org.slug), evidence.props(), paper.origin)
             )
         for proposal in self._proposals.find(paper.arxiv_id, paper.title, paper.abstract):
             if not proposal.known and not screening.is_general_method:
@@ -486,19 +486,13 @@ class PaperAnalyzer:
                 }
                 analysis.records.append(Node("Method", proposal.slug, props, paper.origin))
             location = f"arXiv:{paper.arxiv_id} {proposal.field}"
-            evidence = _evidence(proposal.field, location, proposal.text, proposal.rule, proposal.confidence)
-            analysis.records.append(Edge("PROPOSES", key, ("Method", proposal.slug), evidence, paper.origin))
+            evidence = Evidence(
+                proposal.field, location, proposal.text, proposal.rule, round(proposal.confidence, 3)
+            )
+            analysis.records.append(
+                Edge("PROPOSES", key, ("Method", proposal.slug), evidence.props(), paper.origin)
+            )
         return analysis
-
-
-def _evidence(kind: str, location: str, identifier: str, rule: str, confidence: float) -> dict[str, Any]:
-    return {
-        "source_kind": kind,
-        "location": location,
-        "identifier": identifier,
-        "rule": rule,
-        "confidence": round(confidence, 3),
-    }
 
 
 def catalog_analyzer() -> PaperAnalyzer:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..graph.records import Edge, Node, Record
+from ..graph.records import Edge, Evidence, Node, Record
 
 DATA_FOLDER = Path(__file__).resolve().parent / "data"
 METHODS_FILE = "methods.jsonl"
@@ -390,16 +390,6 @@ def read_catalog(folder: Path | None = None) -> Catalog:
 # --- records ----------------------------------------------------------------
 
 
-def _evidence(source_kind: str, location: str, identifier: str | None) -> dict[str, Any]:
-    return {
-        "source_kind": source_kind,
-        "location": location,
-        "identifier": identifier,
-        "rule": "catalog",
-        "confidence": 1.0,
-    }
-
-
 def catalog_records(catalog: Catalog) -> Iterator[Record]:
     """Nodes and edges for the catalog, parents and endpoints before the edges that use them."""
     for org in catalog.organizations.values():
@@ -430,7 +420,7 @@ def catalog_records(catalog: Catalog) -> Iterator[Record]:
                 "PROPOSES",
                 ("Paper", method.arxiv_id),
                 ("Method", method.slug),
-                _evidence("catalog", METHODS_FILE, method.arxiv_id),
+                Evidence("catalog", METHODS_FILE, method.arxiv_id, "catalog", 1.0).props(),
                 origin,
             )
     for method in catalog.methods.values():
@@ -467,6 +457,6 @@ def catalog_records(catalog: Catalog) -> Iterator[Record]:
                 "SUPPORTS",
                 ("Framework", framework.slug),
                 ("Method", method),
-                _evidence("framework-docs", path, None),
+                Evidence("framework-docs", path, None, "catalog", 1.0).props(),
                 origin,
             )

@@ -470,13 +470,7 @@ def link_records(sha: str, links: Iterable[Link], origin: str = "") -> Iterator[
             link.rel,
             ("Commit", sha),
             (link.label, link.key),
-            {
-                "source_kind": link.source_kind,
-                "location": link.location,
-                "identifier": link.identifier,
-                "rule": link.rule,
-                "confidence": link.confidence,
-            },
+            link.evidence().props(),
             origin,
         )
 

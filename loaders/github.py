@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..graph.records import Edge, Node, Record
+from ..graph.records import Edge, Evidence, Node, Record
 from .link.failures import classify_failure, failure_records
 from .link.fixes import commit_fix_edges, pull_request_fix_edges
 from .link.methods import MethodMatcher
@@ -568,13 +568,13 @@ def thread_records(
                     "MERGED_AS",
                     (thread.label, thread.key),
                     ("Commit", thread.merge_commit_sha),
-                    {
-                        "source_kind": "pull-request",
-                        "location": f"{thread.key} merge_commit_sha",
-                        "identifier": thread.merge_commit_sha,
-                        "rule": "merge-commit-sha",
-                        "confidence": 1.0,
-                    },
+                    Evidence(
+                        "pull-request",
+                        f"{thread.key} merge_commit_sha",
+                        thread.merge_commit_sha,
+                        "merge-commit-sha",
+                        1.0,
+                    ).props(),
                 )
             yield from pull_request_fix_edges(thread, repo, pr_numbers=pr_numbers)
         else:

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..graph.records import Edge, Node, Record
+from ..graph.records import Edge, Evidence, Node, Record
 from .git import RepositoryFacts, iso_seconds
 
 DATA_FOLDER = Path(__file__).resolve().parent.parent / "data" / "git"
@@ -61,17 +61,8 @@ def release_rows(facts: RepositoryFacts) -> dict[str, list[dict[str, Any]]]:
         )
         for link in c.links:
             rows["links.jsonl"].append(
-                {
-                    "sha": c.sha,
-                    "rel": link.rel,
-                    "label": link.label,
-                    "key": link.key,
-                    "source_kind": link.source_kind,
-                    "location": link.location,
-                    "identifier": link.identifier,
-                    "rule": link.rule,
-                    "confidence": link.confidence,
-                }
+                {"sha": c.sha, "rel": link.rel, "label": link.label, "key": link.key}
+                | link.evidence().props()
             )
     return rows
 
@@ -178,9 +169,11 @@ def release_records(folder: Path | None = None) -> list[Record]:
     for n, r in _rows(folder, "links.jsonl", ("sha", "rel", "label", "key")):
         if r["sha"] not in framework_of:
             raise ReleaseError(f"links.jsonl line {n}: commit {r['sha']} is not in commits.jsonl")
-        props = {k: r.get(k) for k in ("source_kind", "location", "identifier", "rule", "confidence")}
+        evidence = Evidence(
+            r.get("source_kind"), r.get("location"), r.get("identifier"), r.get("rule"), r.get("confidence")
+        )
         records.append(
-            Edge(r["rel"], ("Commit", r["sha"]), (r["label"], r["key"]), props, f"links.jsonl:{n}")
+            Edge(r["rel"], ("Commit", r["sha"]), (r["label"], r["key"]), evidence.props(), f"links.jsonl:{n}")
         )
     return records
 

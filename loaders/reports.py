@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..graph.records import Edge, Node, Record
+from ..graph.records import Edge, Evidence, Node, Record
 from .link.arxiv_ids import ArxivIdError, normalize_arxiv_id
 from .link.methods import MethodMatcher
 from .link.proposals import normalize_name, slugify
@@ -188,28 +188,16 @@ def report_records(
                 yield Node(
                     "Method", slug, {"name": name, "aliases": [name], "origin": "report"}, report.origin
                 )
-            evidence = {
-                "source_kind": "report-facts",
-                "location": report.origin,
-                "identifier": name,
-                "rule": "stated-in-report-facts",
-                "confidence": 0.9,
-            }
-            yield Edge("STATES_USE_OF", key, ("Method", slug), evidence, report.origin)
+            evidence = Evidence("report-facts", report.origin, name, "stated-in-report-facts", 0.9)
+            yield Edge("STATES_USE_OF", key, ("Method", slug), evidence.props(), report.origin)
         kind, text = (texts or {}).get(report.arxiv_id, ("", ""))
         for use in stated_uses(text, matcher) if text else ():
             if use.slug in {names.resolve(n)[0] for n in report.rl_methods_stated}:
                 continue  # the facts file already states it; keep its evidence
-            evidence = {
-                "source_kind": kind,
-                "location": f"arXiv:{report.arxiv_id} {kind}",
-                "identifier": use.words,
-                "rule": "use-statement-in-text",
-                "confidence": round(min(use.confidence, 0.8), 3),
-            }
-            yield Edge(
-                "STATES_USE_OF", key, ("Method", use.slug), evidence, f"arXiv:{report.arxiv_id} {kind}"
-            )
+            location = f"arXiv:{report.arxiv_id} {kind}"
+            confidence = round(min(use.confidence, 0.8), 3)
+            evidence = Evidence(kind, location, use.words, "use-statement-in-text", confidence)
+            yield Edge("STATES_USE_OF", key, ("Method", use.slug), evidence.props(), location)
 
 
 def catalog_entries() -> tuple[list, list]:
