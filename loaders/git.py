@@ -25,9 +25,7 @@ from pathlib import Path
 
 from ..graph.records import Edge, Node, Record
 from .link.commits import CommitLinker, FileDiff, Link
-from .repository import GitError, clone_or_fetch, git_succeeds, resolve_repository, run_git
-
-__all__ = ["GitError", "clone_or_fetch", "resolve_repository"]  # re-exported: callers know them here
+from .repository import GitError, git_succeeds, resolve_repository, run_git
 
 _MARK = b"\x1e\x1eUPTAKE\x1f"
 _FORMAT = "%x1e%x1eUPTAKE%x1f%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%cI%x1f%B%x1d%x1d"

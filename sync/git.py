@@ -10,7 +10,7 @@ from pathlib import Path
 from ..graph.store import Store
 from ..loaders.catalog import read_catalog
 from ..loaders.git import MinedState, MineResult, history_rewritten, mine_framework
-from ..loaders.repository import clone_or_fetch
+from ..loaders.repository import GitError, clone_or_fetch
 from .report import SyncReport
 from .state import read_state
 
@@ -66,15 +66,18 @@ def sync_fetched_histories(
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> SyncReport:
-    """Fetch every catalog framework (network) and mine its new commits: `uptake update` and the
-    online build step."""
+    """The online build step: fetch every catalog framework (network) and mine its new commits;
+    a framework that cannot be fetched is skipped with the reason."""
     catalog = read_catalog()
     methods = list(catalog.methods.values())
     report = SyncReport("framework histories (fetched)")
     for entry in frameworks if frameworks is not None else catalog.frameworks.values():
-        one = sync_git(
-            store, entry.slug, clone_or_fetch(entry.repo), methods, workers=workers, progress=progress
-        )
+        try:
+            path = clone_or_fetch(entry.repo)
+        except GitError as exc:
+            report.skipped.append(f"{entry.slug}: {exc}")
+            continue
+        one = sync_git(store, entry.slug, path, methods, workers=workers, progress=progress)
         report.add(one.written)
-        report.notes.extend(one.notes[-1:] and [f"{entry.slug}: {one.notes[-1]}"])
+        report.notes.append(one.mined.summary())
     return report
