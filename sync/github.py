@@ -37,11 +37,9 @@ class GitHubSync(SyncReport):
     stopped: str | None = None
     resume_at: dt.datetime | None = None
 
-    def __str__(self) -> str:
-        self.notes = [f"{self.threads} threads linked"]
-        if self.fetched:
-            self.notes.append(f"fetched {self.fetched.summary()}")
-        return super().__str__()
+    def details(self) -> list[str]:
+        fetched = [f"fetched {self.fetched.summary()}"] if self.fetched else []
+        return [f"{self.threads} threads linked", *fetched, *self.notes]
 
 
 def sync_github(

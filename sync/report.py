@@ -30,9 +30,13 @@ class SyncReport:
     def add(self, stats: WriteStats) -> None:
         self.written += stats
 
+    def details(self) -> list[str]:
+        """What else the step found, after what it wrote; a step with more to say adds to it."""
+        return list(self.notes)
+
     def __str__(self) -> str:
         line = f"{self.step}: {describe_writes(self.written)}"
         if self.sources:
             line += f" from {'; '.join(self.sources)}"
-        parts = [line, *self.notes, *(f"skipped: {why}" for why in self.skipped)]
+        parts = [line, *self.details(), *(f"skipped: {why}" for why in self.skipped)]
         return "; ".join(parts)
