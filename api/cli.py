@@ -15,7 +15,7 @@ from ..graph.store import StoreError, open_store
 from ..queries import QueryError, load_queries, parse_params
 from ..queries.run import bind_params, run_query, stored_query
 from . import commands_arxiv, commands_git, commands_github, commands_serve, commands_viz
-from .display import print_rows, progress_bar
+from .display import print_report, print_rows, progress_bar
 from .options import FormatOption, StoreOption
 
 app = typer.Typer(
@@ -85,27 +85,35 @@ def db_schema() -> None:
 @load_app.command("catalog")
 def load_catalog_command(store: StoreOption = None) -> None:
     """The method and framework catalog shipped with Uptake."""
-    from ..loaders.catalog import CatalogError, load_catalog
+    from ..loaders.catalog import CatalogError
+    from ..sync.catalog import sync_catalog
 
     with connect(store) as s:
         try:
-            stats = load_catalog(s)
+            report = sync_catalog(s)
         except CatalogError as exc:
             fail(str(exc))
-        typer.echo(f"catalog: {stats}")
+        print_report(report)
 
 
 @app.command("build")
 def build(
     store: StoreOption = None,
-    offline: Annotated[bool, typer.Option("--offline", help="use only data shipped with Uptake")] = True,
+    offline: Annotated[
+        bool,
+        typer.Option(
+            "--offline/--online",
+            help="only what is on this machine; --online also fetches every framework's history",
+        ),
+    ] = True,
 ) -> None:
-    """Run every loader that has data into the store."""
-    from .build import run_build
+    """Run every loader that has data into the store, one line per step."""
+    from ..sync.build import run_build
 
     with connect(store) as s:
         try:
-            run_build(s, offline=offline, progress=progress_bar)
+            for report in run_build(s, offline=offline, progress=progress_bar):
+                print_report(report)
         except (StoreError, ValueError) as exc:
             fail(str(exc))
 

@@ -101,9 +101,9 @@ def register(app, load_app, connect, fail) -> None:
             ArxivLoadError,
             ArxivQuery,
             catalog_analyzer,
-            load_papers,
-            load_papers_offline,
         )
+        from ..sync.arxiv import sync_papers, sync_papers_offline
+        from .display import print_report
 
         wanted = _ids(ids or [], ids_file, fail)
         online = bool(wanted or query)
@@ -117,7 +117,7 @@ def register(app, load_app, connect, fail) -> None:
             try:
                 if snapshot or atom or offline:
                     with progress_bar("papers (offline)") as advance:
-                        result = load_papers_offline(
+                        result = sync_papers_offline(
                             s,
                             snapshots=snapshot or [],
                             atom_dirs=atom or [],
@@ -125,7 +125,7 @@ def register(app, load_app, connect, fail) -> None:
                             analyze=analyze,
                             progress=advance,
                         )
-                    typer.echo(f"arxiv offline: {result}")
+                    print_report(result)
                 if online and offline:
                     typer.echo(
                         "skipped --ids/--query: --offline given (the cached responses were loaded instead)"
@@ -134,10 +134,11 @@ def register(app, load_app, connect, fail) -> None:
                     fetcher = ArxivFetcher(cache, api_url=api_url or DEFAULT_API_URL)
                     if wanted:
                         with progress_bar("papers by id", total=len(wanted)) as advance:
-                            stats = load_papers(
+                            result = sync_papers(
                                 s, fetcher.fetch_ids(wanted, refresh=refresh), analyze, progress=advance
                             )
-                        typer.echo(f"arxiv ids: {stats} ({fetcher.requests_made} API requests)")
+                        result.sources.append(f"arXiv ids ({fetcher.requests_made} API requests)")
+                        print_report(result)
                     if query:
                         search = ArxivQuery(
                             categories=tuple(category) if category else ArxivQuery().categories,
@@ -147,10 +148,11 @@ def register(app, load_app, connect, fail) -> None:
                             max_results=max_results,
                         )
                         with progress_bar("papers by query") as advance:
-                            stats = load_papers(
+                            result = sync_papers(
                                 s, fetcher.fetch_query(search, refresh=refresh), analyze, progress=advance
                             )
-                        typer.echo(f"arxiv query: {stats} ({fetcher.requests_made} API requests)")
+                        result.sources.append(f"arXiv query ({fetcher.requests_made} API requests)")
+                        print_report(result)
             except ArxivLoadError as exc:
                 fail(f"{exc} (papers read before it were loaded)")
 
@@ -163,7 +165,9 @@ def register(app, load_app, connect, fail) -> None:
         store: StoreOption = None,
     ) -> None:
         """Technical reports of large open-weight models and the RL methods they state they used."""
-        from ..loaders.reports import ReportError, load_reports
+        from ..loaders.reports import ReportError
+        from ..sync.reports import sync_reports
+        from .display import print_report
 
         texts = {}
         for item in full_text or []:
@@ -173,7 +177,7 @@ def register(app, load_app, connect, fail) -> None:
             texts[arxiv_id] = Path(path)
         with connect(store) as s:
             try:
-                stats = load_reports(s, full_texts=texts)
+                report = sync_reports(s, full_texts=texts)
             except (ReportError, ValueError) as exc:
                 fail(str(exc))
-            typer.echo(f"reports: {stats}")
+            print_report(report)

@@ -7,21 +7,12 @@ from typing import Annotated
 
 import typer
 
-from .display import progress_bar
-from .options import StoreOption
+from .display import print_report, progress_bar
+from .options import StoreOption, framework_entry, read_catalog_or_fail
 
 WorkersOption = Annotated[
     int | None, typer.Option("--workers", help="processes; default: the number of cores")
 ]
-
-
-def _catalog(fail):
-    from ..loaders.catalog import CatalogError, read_catalog
-
-    try:
-        return read_catalog()
-    except CatalogError as exc:
-        fail(str(exc))
 
 
 FrameworksOption = Annotated[
@@ -33,26 +24,20 @@ def _selected(catalog, slugs: list[str] | None, fail):
     """The named catalog frameworks, or all of them."""
     if not slugs:
         return list(catalog.frameworks.values())
-    return [_framework(catalog, slug, fail) for slug in slugs]
+    return [framework_entry(catalog, slug, fail) for slug in slugs]
 
 
-def _framework(catalog, name: str, fail):
-    entry = catalog.frameworks.get(name) or catalog.frameworks.get(name.lower().replace("_", "-"))
-    if entry is None:
-        fail(f"unknown framework {name!r}; known: {', '.join(sorted(catalog.frameworks))}")
-    return entry
-
-
-def _mine(store, entry, repo: Path | None, methods, workers, fail, fetch: bool) -> None:
-    from ..loaders.git import GitError, clone_or_fetch, mine_framework
+def _mine(store, entry, repo: Path | None, methods, workers, fail) -> None:
+    from ..loaders.repository import GitError, clone_or_fetch
+    from ..sync.git import sync_git
 
     try:
-        path = repo if repo is not None else (clone_or_fetch(entry.repo) if fetch else None)
+        path = repo if repo is not None else clone_or_fetch(entry.repo)
         with progress_bar(f"mining {entry.slug}") as advance:
-            result = mine_framework(store, entry.slug, path, methods, workers=workers, progress=advance)
+            report = sync_git(store, entry.slug, path, methods, workers=workers, progress=advance)
     except GitError as exc:
         fail(f"{entry.slug}: {exc}")
-    typer.echo(result.summary())
+    print_report(report)
 
 
 def register(app, load_app, connect, fail) -> None:
@@ -69,10 +54,10 @@ def register(app, load_app, connect, fail) -> None:
         workers: WorkersOption = None,
     ) -> None:
         """Mine one framework's git history (new commits only after the first run)."""
-        catalog = _catalog(fail)
-        entry = _framework(catalog, framework, fail)
+        catalog = read_catalog_or_fail(fail)
+        entry = framework_entry(catalog, framework, fail)
         with connect(store) as s:
-            _mine(s, entry, repo, list(catalog.methods.values()), workers, fail, fetch=True)
+            _mine(s, entry, repo, list(catalog.methods.values()), workers, fail)
 
     @app.command("update")
     def update(
@@ -81,12 +66,12 @@ def register(app, load_app, connect, fail) -> None:
         workers: WorkersOption = None,
     ) -> None:
         """Fetch every catalog framework, mine new commits and link them (incremental)."""
-        catalog = _catalog(fail)
+        catalog = read_catalog_or_fail(fail)
         entries = _selected(catalog, framework, fail)
         methods = list(catalog.methods.values())
         with connect(store) as s:
             for entry in entries:
-                _mine(s, entry, None, methods, workers, fail, fetch=True)
+                _mine(s, entry, None, methods, workers, fail)
 
     release_app = typer.Typer(help="The data release of mined git facts (data/git).", no_args_is_help=True)
     app.add_typer(release_app, name="release")
@@ -104,10 +89,11 @@ def register(app, load_app, connect, fail) -> None:
         workers: WorkersOption = None,
     ) -> None:
         """Mine every catalog framework's full history and write the data release files."""
-        from ..loaders.git import GitError, clone_or_fetch, mine_repository
+        from ..loaders.git import mine_repository
         from ..loaders.release import find_repository, write_release
+        from ..loaders.repository import GitError, clone_or_fetch
 
-        catalog = _catalog(fail)
+        catalog = read_catalog_or_fail(fail)
         entries = _selected(catalog, framework, fail)
         methods = list(catalog.methods.values())
         facts = []
@@ -127,12 +113,13 @@ def register(app, load_app, connect, fail) -> None:
         folder: Annotated[Path | None, typer.Option("--folder", help="default: the shipped data/git")] = None,
     ) -> None:
         """Load the data release into a store (load the catalog first)."""
-        from ..loaders.release import ReleaseError, load_data_release
+        from ..loaders.release import ReleaseError
+        from ..sync.release import sync_data_release
 
         with connect(store) as s:
             try:
                 with progress_bar("git data release") as advance:
-                    stats = load_data_release(s, folder, advance)
+                    report = sync_data_release(s, folder, advance)
             except ReleaseError as exc:
                 fail(str(exc))
-            typer.echo(f"git data release: {stats}")
+            print_report(report)

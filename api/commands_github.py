@@ -7,22 +7,20 @@ from typing import Annotated
 
 import typer
 
+from .options import StoreOption, framework_entry, read_catalog_or_fail
+
 # A paused load exits with EX_TEMPFAIL, so scripts can tell "resume later" from a failure.
 EXIT_RESUME_LATER = 75
 
 
 def _framework(name: str, repo: str | None, fail):
     """(slug, owner/name, methods) from the catalog; --repo names a repository outside it."""
-    from ..loaders.catalog import CatalogError, read_catalog
-
-    try:
-        catalog = read_catalog()
-    except CatalogError as exc:
-        fail(f"cannot read the method catalog: {exc}")
-    entry = catalog.frameworks.get(name)
-    if entry is None and repo is None:
-        fail(f"unknown framework {name!r}; known: {', '.join(sorted(catalog.frameworks))} (or pass --repo)")
-    return name, repo or entry.repo, list(catalog.methods.values())
+    catalog = read_catalog_or_fail(fail)
+    methods = list(catalog.methods.values())
+    if repo is not None and catalog.find_framework(name) is None:
+        return name, repo, methods
+    entry = framework_entry(catalog, name, fail)
+    return entry.slug, repo or entry.repo, methods
 
 
 def register(app, load_app, connect, fail) -> None:
@@ -49,17 +47,18 @@ def register(app, load_app, connect, fail) -> None:
         max_wait: Annotated[
             float, typer.Option("--max-wait", help="seconds to wait for a rate-limit reset before stopping")
         ] = 900.0,
-        store: Annotated[str | None, typer.Option("--store", "-s", help="store path or URI")] = None,
+        store: StoreOption = None,
     ) -> None:
         """Issues, pull requests and comments of one framework (token from $GITHUB_TOKEN)."""
         from ..graph.store import StoreError
-        from ..loaders.github import DumpError, GitHubError, load_github
-        from .display import progress_bar
+        from ..loaders.github import DumpError, GitHubError
+        from ..sync.github import sync_github
+        from .display import print_report, progress_bar
 
         slug, full_name, methods = _framework(framework, repo, fail)
         with connect(store) as s, progress_bar(f"github {full_name}") as advance:
             try:
-                result = load_github(
+                result = sync_github(
                     s,
                     slug,
                     full_name,
@@ -73,7 +72,7 @@ def register(app, load_app, connect, fail) -> None:
                 )
             except (GitHubError, DumpError, StoreError) as exc:
                 fail(str(exc))
-        typer.echo(str(result))
+        print_report(result)
         if result.stopped:
             typer.secho(f"paused: {result.stopped}", fg=typer.colors.YELLOW, err=True)
             raise typer.Exit(EXIT_RESUME_LATER)
@@ -88,11 +87,14 @@ def register(app, load_app, connect, fail) -> None:
         repo: Annotated[
             str | None, typer.Option("--repo", help="owner/name, for a repo outside the catalog")
         ] = None,
-        store: Annotated[str | None, typer.Option("--store", "-s", help="store path or URI")] = None,
+        store: StoreOption = None,
     ) -> None:
         """Contribution rules of one framework, read from its git tree at HEAD."""
         from ..graph.store import StoreError
-        from ..loaders.rules import RulesError, clone_path, load_rules
+        from ..loaders.cache import clone_path
+        from ..loaders.rules import RulesError
+        from ..sync.rules import sync_rules
+        from .display import print_report
 
         slug, full_name, _ = _framework(framework, repo, fail)
         git_dir = git or clone_path(full_name)
@@ -100,7 +102,7 @@ def register(app, load_app, connect, fail) -> None:
             fail(f"no clone of {full_name} at {git_dir}; run `uptake load git` first or pass --git")
         with connect(store) as s:
             try:
-                stats = load_rules(s, slug, git_dir)
+                report = sync_rules(s, slug, git_dir)
             except (RulesError, StoreError) as exc:
                 fail(str(exc))
-        typer.echo(f"contribution rules of {slug}: {stats}")
+        print_report(report)

@@ -64,3 +64,11 @@ def progress_bar(description: str, total: int | None = None) -> Iterator[Callabl
     with Progress(*columns, console=Console(stderr=True), transient=False) as progress:
         task = progress.add_task(description, total=total)
         yield lambda n: progress.advance(task, n)
+
+
+def print_report(report: Any) -> None:
+    """One line per sync step, the same form for every command: what was written, from what,
+    and what was skipped and why (a `SyncReport` says it in its `str`)."""
+    import typer
+
+    typer.echo(str(report))

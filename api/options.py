@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -16,3 +17,22 @@ StoreOption = Annotated[
     ),
 ]
 FormatOption = Annotated[str, typer.Option("--format", "-f", help="table, json or csv")]
+
+
+def read_catalog_or_fail(fail: Callable[[str], NoReturn]):
+    """The shipped catalog, or the CLI's error naming the bad row."""
+    from ..loaders.catalog import CatalogError, read_catalog
+
+    try:
+        return read_catalog()
+    except CatalogError as exc:
+        fail(f"cannot read the method catalog: {exc}")
+
+
+def framework_entry(catalog, name: str, fail: Callable[[str], NoReturn]):
+    """The one framework look-up of every command: any spelling the catalog knows (slug, name,
+    repository), else an error listing the known slugs."""
+    entry = catalog.find_framework(name)
+    if entry is None:
+        fail(f"unknown framework {name!r}; known: {', '.join(sorted(catalog.frameworks))}")
+    return entry

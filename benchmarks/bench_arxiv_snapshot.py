@@ -7,7 +7,7 @@ process so that each peak RSS is its own:
   baseline   read lines and json.loads them (the floor any loader pays)
   records    read_snapshot: validated PaperRecords with normalised ids and dates
   analyzed   records + screening, features, proposed methods (PaperAnalyzer over the catalog)
-  stored     analyzed + written to a fresh Ladybug store in batches (load_papers)
+  stored     analyzed + written to a fresh Ladybug store in batches (sync_papers)
 
 Usage: python benchmarks/bench_arxiv_snapshot.py [--lines 100000] [--stages baseline,records,analyzed,stored]
 """
@@ -77,7 +77,7 @@ def run_stage(stage: str, snapshot: Path, workdir: Path) -> dict:
                 json.loads(line)
                 papers += 1
     else:
-        from uptake.loaders.arxiv import catalog_analyzer, load_papers, read_snapshot
+        from uptake.loaders.arxiv import catalog_analyzer, read_snapshot
 
         if stage == "records":
             papers = sum(1 for _ in read_snapshot(snapshot))
@@ -88,11 +88,12 @@ def run_stage(stage: str, snapshot: Path, workdir: Path) -> dict:
                 papers += 1
         elif stage == "stored":
             from uptake.graph.store import open_store
+            from uptake.sync.arxiv import sync_papers
 
             store = open_store(str(workdir / "bench.lbug"))
             store.init()
             counted = [0]
-            load_papers(
+            sync_papers(
                 store,
                 read_snapshot(snapshot),
                 catalog_analyzer(),

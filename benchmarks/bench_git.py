@@ -29,7 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from uptake.loaders.git import mine_commits, mine_framework, resolve_repository
+from uptake.loaders.git import mine_commits, resolve_repository
+from uptake.sync.git import sync_git
 
 from benchmarks.eval_implementations import find_mirror
 
@@ -150,10 +151,10 @@ def child_incremental(framework: str, path: Path, workers: int) -> dict:
         store = open_store(target)
         store.init()
         t0 = time.perf_counter()
-        first = mine_framework(store, framework, path, _methods(), workers=workers)
+        first = sync_git(store, framework, path, _methods(), workers=workers).mined
         full = time.perf_counter() - t0
         t0 = time.perf_counter()
-        again = mine_framework(store, framework, path, _methods(), workers=workers)
+        again = sync_git(store, framework, path, _methods(), workers=workers).mined
         rerun = time.perf_counter() - t0
         store.close()
         assert again.up_to_date, again

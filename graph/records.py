@@ -53,6 +53,29 @@ class Edge:
 Record = Node | Edge
 
 
+@dataclass(frozen=True)
+class Evidence:
+    """Why an inferred link exists, so a user can audit it: what kind of source said so, where
+    (`path:line`, `owner#12 body`), the identifier that matched, the rule that matched it and
+    how sure that rule is."""
+
+    source_kind: str
+    location: str
+    identifier: str | None
+    rule: str
+    confidence: float
+
+    def props(self) -> dict[str, Any]:
+        """The relationship properties it is stored as (the schema's evidence columns)."""
+        return {
+            "source_kind": self.source_kind,
+            "location": self.location,
+            "identifier": self.identifier,
+            "rule": self.rule,
+            "confidence": self.confidence,
+        }
+
+
 class RecordError(ValueError):
     """A record does not fit the schema; the message names it and the field."""
 

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..graph.records import Edge, Node, Record
-from ..graph.store import Store, WriteStats
+from ..graph.records import Edge, Evidence, Node, Record
+from .cache import arxiv_cache_dir
 from .link.arxiv_ids import ArxivIdError, normalize_arxiv_id, year_month
 from .link.paper_features import OrganizationMatcher, extract_features
 from .link.proposals import ProposalFinder
@@ -45,14 +45,6 @@ _NS = {
     "arxiv": "http://arxiv.org/schemas/atom",
     "opensearch": "http://a9.com/-/spec/opensearch/1.1/",
 }
-
-
-def default_cache() -> Path:
-    """$UPTAKE_CACHE/arxiv, else the XDG cache folder: where every Uptake loader keeps raw responses."""
-    base = os.environ.get("UPTAKE_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "uptake"
-    )
-    return Path(base) / "arxiv"
 
 
 class ArxivLoadError(ValueError):
@@ -322,7 +314,7 @@ class ArxivFetcher:
     ):
         import arxiv  # imported here so offline loading works without the package's import cost
 
-        self.cache_dir = Path(cache_dir) if cache_dir else default_cache()
+        self.cache_dir = Path(cache_dir) if cache_dir else arxiv_cache_dir()
         self.responses = self.cache_dir / "responses"
         self.responses.mkdir(parents=True, exist_ok=True)
         self._state_path = self.cache_dir / "state.json"
@@ -475,11 +467,11 @@ class PaperAnalyzer:
         )
         key = ("Paper", paper.arxiv_id)
         for org in orgs:
-            evidence = _evidence(
+            evidence = Evidence(
                 "affiliation", f"arXiv:{paper.arxiv_id} authors", org.words, "affiliation-name", 0.9
             )
             analysis.records.append(
-                Edge("AFFILIATED_WITH", key, ("Organization", org.slug), evidence, paper.origin)
+                Edge("AFFILIATED_WITH", key, ("Organization", org.slug), evidence.props(), paper.origin)
             )
         for proposal in self._proposals.find(paper.arxiv_id, paper.title, paper.abstract):
             if not proposal.known and not screening.is_general_method:
@@ -494,19 +486,13 @@ class PaperAnalyzer:
                 }
                 analysis.records.append(Node("Method", proposal.slug, props, paper.origin))
             location = f"arXiv:{paper.arxiv_id} {proposal.field}"
-            evidence = _evidence(proposal.field, location, proposal.text, proposal.rule, proposal.confidence)
-            analysis.records.append(Edge("PROPOSES", key, ("Method", proposal.slug), evidence, paper.origin))
+            evidence = Evidence(
+                proposal.field, location, proposal.text, proposal.rule, round(proposal.confidence, 3)
+            )
+            analysis.records.append(
+                Edge("PROPOSES", key, ("Method", proposal.slug), evidence.props(), paper.origin)
+            )
         return analysis
-
-
-def _evidence(kind: str, location: str, identifier: str, rule: str, confidence: float) -> dict[str, Any]:
-    return {
-        "source_kind": kind,
-        "location": location,
-        "identifier": identifier,
-        "rule": rule,
-        "confidence": round(confidence, 3),
-    }
 
 
 def catalog_analyzer() -> PaperAnalyzer:
@@ -535,108 +521,3 @@ def paper_node(paper: PaperRecord, extra: dict[str, Any] | None = None) -> Node:
     }
     props.update(extra or {})
     return Node("Paper", paper.arxiv_id, props, paper.origin)
-
-
-def load_papers(
-    store: Store,
-    papers: Iterable[PaperRecord],
-    analyze: Analyzer | None = None,
-    *,
-    batch_size: int = WRITE_BATCH,
-    progress: Callable[[int], None] | None = None,
-) -> WriteStats:
-    """Write papers in batches of `batch_size` papers (with their links).
-
-    When the input turns out bad part-way, the papers read before the bad line
-    are written first, then the error (naming file and line) is raised.
-    """
-    stats = WriteStats()
-    chunk: list[Record] = []
-    count = 0
-
-    def flush() -> None:
-        nonlocal chunk, count, stats
-        if chunk:
-            stats += store.write(chunk)
-            if progress:
-                progress(count)
-        chunk, count = [], 0
-
-    papers = iter(papers)
-    while True:
-        try:
-            paper = next(papers)
-        except StopIteration:
-            break
-        except ArxivLoadError:
-            flush()
-            raise
-        analysis = analyze(paper) if analyze else PaperAnalysis()
-        chunk.append(paper_node(paper, analysis.props))
-        chunk.extend(analysis.records)
-        count += 1
-        if count >= batch_size:
-            flush()
-    flush()
-    return stats
-
-
-@dataclass
-class OfflineLoad(WriteStats):
-    """What `load_papers_offline` wrote, from which inputs, and what it skipped, in words to act on."""
-
-    sources: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
-
-    def __str__(self) -> str:
-        wrote = (
-            f"{self.nodes_created} nodes created, {self.nodes_updated} updated, "
-            f"{self.edges_created} relationships created, {self.edges_updated} updated"
-        )
-        parts = [f"{wrote} from {'; '.join(self.sources)}" if self.sources else "nothing loaded"]
-        return ". ".join(parts + self.skipped)
-
-
-def _env_paths(name: str) -> list[str]:
-    return [p for p in os.environ.get(name, "").split(os.pathsep) if p]
-
-
-def load_papers_offline(
-    store: Store,
-    *,
-    snapshots: Iterable[str | Path] | None = None,
-    atom_dirs: Iterable[str | Path] | None = None,
-    cache_dir: str | Path | None = "default",
-    analyze: Analyzer | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> OfflineLoad:
-    """The build step: every offline input there is, screened and linked against the catalog.
-
-    Inputs: `snapshots` (default $UPTAKE_ARXIV_SNAPSHOT, paths separated like
-    PATH), `atom_dirs` (default $UPTAKE_ARXIV_ATOM) and the fetcher's cache of
-    API responses. With none of them it writes nothing and says so.
-    """
-    snapshots = _env_paths("UPTAKE_ARXIV_SNAPSHOT") if snapshots is None else list(snapshots)
-    atom_dirs = _env_paths("UPTAKE_ARXIV_ATOM") if atom_dirs is None else list(atom_dirs)
-    cache = default_cache() if cache_dir == "default" else (Path(cache_dir) if cache_dir else None)
-    result = OfflineLoad()
-    inputs: list[tuple[str, Callable[[], Iterator[PaperRecord]]]] = []
-    for snapshot in snapshots:
-        inputs.append((f"snapshot {snapshot}", lambda s=snapshot: read_snapshot(s)))
-    for directory in atom_dirs:
-        inputs.append((f"Atom responses in {directory}", lambda d=directory: read_atom_dir(d)))
-    cached = cache / "responses" if cache else None
-    if cached and cached.is_dir() and any(cached.iterdir()):
-        inputs.append((f"cached API responses in {cached}", lambda: read_atom_dir(cached)))
-    if not inputs:
-        result.skipped.append(
-            "arXiv papers skipped: no snapshot ($UPTAKE_ARXIV_SNAPSHOT), no saved Atom responses "
-            f"($UPTAKE_ARXIV_ATOM) and no cached API responses{f' in {cached}' if cached else ''}; "
-            "load some with `uptake load arxiv --snapshot FILE | --atom DIR | --ids ... | --query ...`"
-        )
-        return result
-    analyze = analyze or catalog_analyzer()
-    for name, read in inputs:
-        result += load_papers(store, read(), analyze, progress=progress)
-        result.sources.append(name)
-    return result

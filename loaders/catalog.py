@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..graph.records import Edge, Node, Record, prepare_batch
-from ..graph.store import Store, WriteStats
+from ..graph.records import Edge, Evidence, Node, Record
 
 DATA_FOLDER = Path(__file__).resolve().parent / "data"
 METHODS_FILE = "methods.jsonl"
@@ -76,6 +75,24 @@ class Catalog:
     methods: dict[str, MethodEntry]
     frameworks: dict[str, FrameworkEntry]
     organizations: dict[str, OrganizationEntry]
+
+    def find_framework(self, name: str) -> FrameworkEntry | None:
+        """A framework by any spelling the catalog knows: its slug, its name or its repository
+        (`owner/name` or `name`), in any case and with `_`, `-` or `.` alike."""
+        wanted = _spelling(name)
+        entries = self.frameworks.values()
+        for spellings_of in (
+            lambda e: (e.slug,),  # a slug wins over another framework's name or repository
+            lambda e: (e.name, e.repo, e.repo.rpartition("/")[2]),
+        ):
+            for entry in entries:
+                if wanted in {_spelling(s) for s in spellings_of(entry)}:
+                    return entry
+        return None
+
+
+def _spelling(name: str) -> str:
+    return re.sub(r"[-_.\s]+", "-", name.strip().lower())
 
 
 class CatalogError(ValueError):
@@ -373,16 +390,6 @@ def read_catalog(folder: Path | None = None) -> Catalog:
 # --- records ----------------------------------------------------------------
 
 
-def _evidence(source_kind: str, location: str, identifier: str | None) -> dict[str, Any]:
-    return {
-        "source_kind": source_kind,
-        "location": location,
-        "identifier": identifier,
-        "rule": "catalog",
-        "confidence": 1.0,
-    }
-
-
 def catalog_records(catalog: Catalog) -> Iterator[Record]:
     """Nodes and edges for the catalog, parents and endpoints before the edges that use them."""
     for org in catalog.organizations.values():
@@ -413,7 +420,7 @@ def catalog_records(catalog: Catalog) -> Iterator[Record]:
                 "PROPOSES",
                 ("Paper", method.arxiv_id),
                 ("Method", method.slug),
-                _evidence("catalog", METHODS_FILE, method.arxiv_id),
+                Evidence("catalog", METHODS_FILE, method.arxiv_id, "catalog", 1.0).props(),
                 origin,
             )
     for method in catalog.methods.values():
@@ -450,13 +457,6 @@ def catalog_records(catalog: Catalog) -> Iterator[Record]:
                 "SUPPORTS",
                 ("Framework", framework.slug),
                 ("Method", method),
-                _evidence("framework-docs", path, None),
+                Evidence("framework-docs", path, None, "catalog", 1.0).props(),
                 origin,
             )
-
-
-def load_catalog(store: Store, folder: Path | None = None) -> WriteStats:
-    """Validate the whole catalog, then write it in one batch (all of it or none of it)."""
-    records = list(catalog_records(read_catalog(folder)))
-    prepare_batch(records)  # schema check of every record before the store sees any
-    return store.write_all(records, batch_size=max(len(records), 1))

@@ -3,9 +3,10 @@
 One streaming `git log -p -U0` pass per slice of history: each commit's header and diff are
 parsed and linked (see `link/commits.py`) as they arrive, and only the small facts are kept,
 never the diffs. The history is cut into slices of commits that run in parallel processes,
-since the cost is git computing diffs on one core. What was mined is remembered in the store
-itself (the Framework node's `mined_head`), so a re-run mines only new commits, notices a
-force-push, and a run interrupted before the end simply mines the same commits again.
+since the cost is git computing diffs on one core. What was mined is remembered on the
+Framework node (`mined_head`); the caller reads it from the store and hands it in, so a re-run
+mines only new commits, notices a force-push, and a run interrupted before the end simply mines
+the same commits again. Nothing here talks to a store.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from ..graph.records import Edge, Node, Record
 from .link.commits import CommitLinker, FileDiff, Link
+from .repository import GitError, git_succeeds, resolve_repository, run_git
 
 _MARK = b"\x1e\x1eUPTAKE\x1f"
 _FORMAT = "%x1e%x1eUPTAKE%x1f%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%cI%x1f%B%x1d%x1d"
@@ -35,10 +37,6 @@ MAX_PATHS = 50  # paths kept per commit: enough to see what a commit touched, sm
 MAX_SCAN = 4_000_000  # characters of one file's diff scanned for links (generated files are huge)
 
 
-class GitError(RuntimeError):
-    """A repository is missing, corrupt or unreadable; the message names it and says what to do."""
-
-
 class MissingObjectError(GitError):
     """A blob the diff needs is absent (a partial or shallow copy); its path can be skipped."""
 
@@ -48,74 +46,6 @@ class MissingObjectError(GitError):
 
 
 _MISSING = re.compile(r"unable to read ([0-9a-f]{40})|missing blob object '?([0-9a-f]{40})")
-
-
-# --- running git ---------------------------------------------------------------------------------
-
-
-def _git(git_dir: Path | str, *args: str, check: bool = True, input: str | None = None) -> str:
-    proc = subprocess.run(
-        ["git", "--git-dir", str(git_dir), "-c", "core.quotePath=false", *args],
-        capture_output=True,
-        text=True,
-        errors="replace",
-        input=input,
-    )
-    if check and proc.returncode != 0:
-        raise GitError(f"git {' '.join(args[:3])} failed in {git_dir}: {proc.stderr.strip()[:500]}")
-    return proc.stdout
-
-
-def resolve_repository(path: str | Path) -> Path:
-    """The git directory of a work tree or a bare repository; a clear error if it is neither."""
-    p = Path(path).expanduser()
-    if not p.exists():
-        raise GitError(f"repository path {p} does not exist")
-    proc = subprocess.run(
-        ["git", "-C", str(p), "rev-parse", "--absolute-git-dir"], capture_output=True, text=True
-    )
-    if proc.returncode != 0:
-        raise GitError(f"{p} is not a git repository: {proc.stderr.strip()[:300]}")
-    git_dir = Path(proc.stdout.strip())
-    head = subprocess.run(
-        ["git", "--git-dir", str(git_dir), "rev-parse", "--verify", "HEAD^{commit}"],
-        capture_output=True,
-        text=True,
-    )
-    if head.returncode != 0:
-        raise GitError(f"{p}: HEAD does not resolve to a commit (empty or corrupt repository)")
-    return git_dir
-
-
-def default_cache_dir() -> Path:
-    base = os.environ.get("UPTAKE_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "uptake"
-    )
-    return Path(base) / "repos"
-
-
-def clone_or_fetch(repo: str, cache_dir: Path | None = None, url: str | None = None) -> Path:
-    """A bare mirror of `owner/name` in the cache, cloned the first time and fetched afterwards."""
-    cache_dir = cache_dir or default_cache_dir()
-    target = cache_dir / (repo.replace("/", "+") + ".git")
-    url = url or f"https://github.com/{repo}.git"
-    if (target / "HEAD").exists():
-        proc = subprocess.run(
-            ["git", "--git-dir", str(target), "fetch", "--prune", "--tags", "origin"],
-            capture_output=True,
-            text=True,
-        )
-        if proc.returncode != 0:
-            raise GitError(f"fetching {repo} into {target} failed: {proc.stderr.strip()[:300]}")
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_suffix(".partial")
-    subprocess.run(["rm", "-rf", str(partial)], check=False)
-    proc = subprocess.run(["git", "clone", "--mirror", url, str(partial)], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise GitError(f"cloning {url} failed: {proc.stderr.strip()[:300]}")
-    partial.rename(target)  # only a complete clone gets the final name
-    return target
 
 
 # --- parsing the log stream (pure) ---------------------------------------------------------------
@@ -341,7 +271,7 @@ def _paths_of_blob(git_dir: Path | str, shas: list[str], blob: str) -> set[str]:
         "--format=",
         "--diff-merges=off",
     )
-    out = _git(git_dir, "log", *args, input="\n".join(shas) + "\n")
+    out = run_git(git_dir, "log", *args, input="\n".join(shas) + "\n")
     return {
         line.split("\t", 1)[1].split("\t")[-1] for line in out.splitlines() if blob in line and "\t" in line
     }
@@ -538,13 +468,7 @@ def link_records(sha: str, links: Iterable[Link], origin: str = "") -> Iterator[
             link.rel,
             ("Commit", sha),
             (link.label, link.key),
-            {
-                "source_kind": link.source_kind,
-                "location": link.location,
-                "identifier": link.identifier,
-                "rule": link.rule,
-                "confidence": link.confidence,
-            },
+            link.evidence().props(),
             origin,
         )
 
@@ -560,7 +484,7 @@ class Tag:
 
 
 def list_tags(git_dir: Path | str) -> list[Tag]:
-    out = _git(
+    out = run_git(
         git_dir,
         "for-each-ref",
         "refs/tags",
@@ -581,7 +505,7 @@ def first_releases(git_dir: Path | str, tags: list[Tag]) -> Iterator[tuple[Tag, 
     earlier: list[str] = []
     for tag in tags:
         stdin = "\n".join([tag.commit] + [f"^{c}" for c in earlier]) + "\n"
-        shas = _git(git_dir, "rev-list", "--stdin", input=stdin).split()
+        shas = run_git(git_dir, "rev-list", "--stdin", input=stdin).split()
         earlier.append(tag.commit)
         yield tag, shas
 
@@ -605,7 +529,7 @@ def tags_digest(tags: list[Tag]) -> str:
     return hashlib.sha1("\n".join(f"{t.name} {t.commit}" for t in tags).encode()).hexdigest()
 
 
-# --- one framework into a store ------------------------------------------------------------------
+# --- one framework's new history ------------------------------------------------------------------
 
 
 @dataclass
@@ -629,98 +553,111 @@ class MineResult:
         )
 
 
-def _stored_state(store, framework: str) -> tuple[str | None, str | None]:
-    rows = store.read(
-        "MATCH (f:Framework {slug: $slug}) RETURN f.mined_head AS head, f.mined_tags AS tags",
-        {"slug": framework},
-    )
-    return (rows[0]["head"], rows[0]["tags"]) if rows else (None, None)
+@dataclass(frozen=True)
+class MinedState:
+    """What a store remembers of one framework's history, read by the caller and handed in."""
+
+    head: str | None = None
+    tags: str | None = None  # digest of the tags mined with `head`
+    commits: frozenset[str] = frozenset()  # stored shas; needed only when history was rewritten
 
 
-def _is_ancestor(git_dir: Path, old: str, new: str) -> bool:
-    proc = subprocess.run(
-        ["git", "--git-dir", str(git_dir), "merge-base", "--is-ancestor", old, new], capture_output=True
-    )
-    return proc.returncode == 0
-
-
-def plan_commits(store, framework: str, git_dir: Path, head: str) -> tuple[list[str], bool, int]:
-    """Commits to mine (oldest first), whether HEAD was force-pushed, and how many stored
-    commits it dropped (they are marked `excluded` so they never count as implementations)."""
-    mined_head, _ = _stored_state(store, framework)
-    if mined_head and _is_ancestor(git_dir, mined_head, head):
-        return _git(git_dir, "rev-list", "--reverse", head, f"^{mined_head}").split(), False, 0
-    all_shas = _git(git_dir, "rev-list", "--reverse", head).split()
+def history_rewritten(repo_path: str | Path, mined_head: str | None) -> bool:
+    """Whether HEAD no longer descends from the mined head (a force-push): the caller then hands
+    in the stored commits, so the miner can tell which of them HEAD dropped."""
     if not mined_head:
-        return all_shas, False, 0
-    stored = {
-        r["sha"]
-        for r in store.read("MATCH (c:Commit) WHERE c.framework = $f RETURN c.sha AS sha", {"f": framework})
-    }
-    reachable = set(all_shas)
-    dropped = sorted(stored - reachable)
-    if dropped:
-        store.write_all(
-            Node("Commit", sha, {"excluded": "no longer on HEAD (force-push)"}, f"{framework} force-push")
-            for sha in dropped
-        )
-    return [s for s in all_shas if s not in stored], True, len(dropped)
+        return False
+    git_dir = resolve_repository(repo_path)
+    return not git_succeeds(git_dir, "merge-base", "--is-ancestor", mined_head, "HEAD")
+
+
+def plan_commits(git_dir: Path, head: str, state: MinedState) -> tuple[list[str], bool, list[str]]:
+    """Commits to mine (oldest first), whether HEAD was force-pushed, and the stored commits it
+    dropped (they get marked `excluded` so they never count as implementations)."""
+    mined_head = state.head
+    if mined_head and git_succeeds(git_dir, "merge-base", "--is-ancestor", mined_head, head):
+        return run_git(git_dir, "rev-list", "--reverse", head, f"^{mined_head}").split(), False, []
+    all_shas = run_git(git_dir, "rev-list", "--reverse", head).split()
+    if not mined_head:
+        return all_shas, False, []
+    dropped = sorted(state.commits - set(all_shas))
+    return [s for s in all_shas if s not in state.commits], True, dropped
+
+
+@dataclass
+class FrameworkMining:
+    """One framework's new history as records; `result` is complete once `records` is consumed."""
+
+    result: MineResult
+    records: Iterator[Record]
 
 
 def mine_framework(
-    store,
     framework: str,
     repo_path: str | Path,
     methods: list,
+    state: MinedState,
     *,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
-    batch_size: int = 5000,
-) -> MineResult:
-    """Mine new commits of one framework into `store`; safe to interrupt and re-run."""
+) -> FrameworkMining:
+    """New commits of one framework since `state`, as records; nothing is written here. The
+    framework's new mined state comes last, so a caller writing in order and stopped by a
+    failure mines the same commits again next time."""
     git_dir = resolve_repository(repo_path)
-    head = _git(git_dir, "rev-parse", "HEAD").strip()
+    head = run_git(git_dir, "rev-parse", "HEAD").strip()
     tags = list_tags(git_dir)
     digest = tags_digest(tags)
-    mined_head, mined_tags = _stored_state(store, framework)
     result = MineResult(framework, head)
-    if mined_head == head and mined_tags == digest:
+    if state.head == head and state.tags == digest:
         result.up_to_date = True
-        return result
-    shas, result.force_push, result.abandoned = plan_commits(store, framework, git_dir, head)
+        return FrameworkMining(result, iter(()))
+    shas, result.force_push, dropped = plan_commits(git_dir, head, state)
+    result.abandoned = len(dropped)
+    records = _history_records(
+        git_dir, framework, methods, state, shas, dropped, tags, result, workers, progress
+    )
+    return FrameworkMining(result, records)
+
+
+def _history_records(
+    git_dir: Path,
+    framework: str,
+    methods: list,
+    state: MinedState,
+    shas: list[str],
+    dropped: list[str],
+    tags: list[Tag],
+    result: MineResult,
+    workers: int | None,
+    progress: Callable[[int], None] | None,
+) -> Iterator[Record]:
+    for sha in dropped:
+        yield Node("Commit", sha, {"excluded": "no longer on HEAD (force-push)"}, f"{framework} force-push")
     reverts: dict[str, str] = {}
-
-    def records() -> Iterator[Record]:
-        advance = (lambda _, n: progress(n)) if progress else None
-        for _, mined in mine_commits([(str(git_dir), shas)], methods, workers, advance):
-            for c in mined:
-                result.new_commits += 1
-                result.links += len(c.links)
-                if c.reverts is not None:
-                    reverts[c.sha] = c.reverts or _revert_target_by_subject(git_dir, c.subject, c.sha)
-                yield from commit_records(framework, c)
-
-    store.write_all(records(), batch_size=batch_size)
-    store.write_all(_revert_records(git_dir, framework, reverts))
-    if shas or mined_tags != digest:
-        on_head = set(_git(git_dir, "rev-list", head).split())
-
-        def releases() -> Iterator[Record]:
-            for tag, tag_shas in first_releases(git_dir, tags):
-                result.releases += 1
-                yield from release_records(framework, tag, tag_shas, on_head)
-
-        store.write_all(releases())  # in large batches: a checkpoint per tag cost ~0.1 s each
-    # Written last: if anything above failed, the next run mines the same commits again.
-    store.write([Node("Framework", framework, {"mined_head": head, "mined_tags": digest}, framework)])
-    return result
+    advance = (lambda _, n: progress(n)) if progress else None
+    for _, mined in mine_commits([(str(git_dir), shas)], methods, workers, advance):
+        for c in mined:
+            result.new_commits += 1
+            result.links += len(c.links)
+            if c.reverts is not None:
+                reverts[c.sha] = c.reverts or _revert_target_by_subject(git_dir, c.subject, c.sha)
+            yield from commit_records(framework, c)
+    yield from _revert_records(git_dir, framework, reverts)
+    digest = tags_digest(tags)
+    if shas or state.tags != digest:
+        on_head = set(run_git(git_dir, "rev-list", result.head).split())
+        for tag, tag_shas in first_releases(git_dir, tags):
+            result.releases += 1
+            yield from release_records(framework, tag, tag_shas, on_head)
+    yield Node("Framework", framework, {"mined_head": result.head, "mined_tags": digest}, framework)
 
 
 def _revert_target_by_subject(git_dir: Path, subject: str, sha: str) -> str:
     m = re.match(r'Revert "(.*)"', subject)
     if not m:
         return ""
-    found = _git(
+    found = run_git(
         git_dir, "log", "--format=%H", "-n", "1", "-F", f"--grep={m.group(1)}", f"{sha}^", check=False
     )
     return found.strip()
@@ -730,12 +667,14 @@ def _revert_records(git_dir: Path, framework: str, reverts: dict[str, str]) -> I
     for revert_sha, target in sorted(reverts.items()):
         if not target:
             continue
-        full = _git(git_dir, "rev-parse", "--verify", "--quiet", f"{target}^{{commit}}", check=False).strip()
+        full = run_git(
+            git_dir, "rev-parse", "--verify", "--quiet", f"{target}^{{commit}}", check=False
+        ).strip()
         if full:
             yield Node("Commit", full, {"excluded": f"reverted by {revert_sha}"}, f"{framework} revert")
 
 
-# --- one framework without a store (the data release, benchmarks) --------------------------------
+# --- a whole history at once (the data release, benchmarks) --------------------------------
 
 
 @dataclass
@@ -753,8 +692,8 @@ def mine_repository(
 ) -> RepositoryFacts:
     """The whole history of one repository, mined and linked, with releases and reverts."""
     git_dir = resolve_repository(repo_path)
-    head = _git(git_dir, "rev-parse", "HEAD").strip()
-    shas = _git(git_dir, "rev-list", "--reverse", head).split()
+    head = run_git(git_dir, "rev-parse", "HEAD").strip()
+    shas = run_git(git_dir, "rev-list", "--reverse", head).split()
     commits: list[MinedCommit] = []
     for _, mined in mine_commits([(str(git_dir), shas)], methods, workers):
         commits.extend(mined)

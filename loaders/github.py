@@ -23,19 +23,18 @@ import datetime as dt
 import json
 import os
 import re
-import subprocess
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..graph.records import Edge, Node, Record
-from ..graph.store import Store, WriteStats
+from ..graph.records import Edge, Evidence, Node, Record
 from .link.failures import classify_failure, failure_records
 from .link.fixes import commit_fix_edges, pull_request_fix_edges
 from .link.methods import MethodMatcher
 from .link.threads import TextPart, Thread, maintainer_first_reply, thread_link_edges
+from .repository import run_git
 
 DEFAULT_API_URL = "https://api.github.com"
 PER_PAGE = 100
@@ -569,13 +568,13 @@ def thread_records(
                     "MERGED_AS",
                     (thread.label, thread.key),
                     ("Commit", thread.merge_commit_sha),
-                    {
-                        "source_kind": "pull-request",
-                        "location": f"{thread.key} merge_commit_sha",
-                        "identifier": thread.merge_commit_sha,
-                        "rule": "merge-commit-sha",
-                        "confidence": 1.0,
-                    },
+                    Evidence(
+                        "pull-request",
+                        f"{thread.key} merge_commit_sha",
+                        thread.merge_commit_sha,
+                        "merge-commit-sha",
+                        1.0,
+                    ).props(),
                 )
             yield from pull_request_fix_edges(thread, repo, pr_numbers=pr_numbers)
         else:
@@ -589,15 +588,7 @@ def thread_records(
 
 def read_commit_messages(git_dir: Path, rev: str = "HEAD") -> Iterator[tuple[str, str]]:
     """(sha, full message) of every commit reachable from `rev`; no diffs, so it is cheap."""
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(git_dir), "log", rev, "--format=%H%x1f%B%x1e"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-    except subprocess.CalledProcessError as exc:
-        raise GitHubError(f"{git_dir}: git log failed: {exc.stderr.strip()}") from None
+    out = run_git(git_dir, "log", rev, "--format=%H%x1f%B%x1e", error=GitHubError)
     for entry in out.split("\x1e"):
         sha, sep, message = entry.strip("\n").partition("\x1f")
         if sep:
@@ -613,144 +604,3 @@ def fixes_from_git(framework: str, repo: str, git_dir: Path, threads: Iterable[T
         yield from commit_fix_edges(
             framework, repo, sha, message, issue_numbers=issue_numbers, pr_numbers=pr_numbers
         )
-
-
-# -- loading into a store ------------------------------------------------------
-
-
-def default_cache_root() -> Path:
-    """$UPTAKE_CACHE/github, else the XDG cache folder, beside the git miner's clones."""
-    base = os.environ.get("UPTAKE_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "uptake"
-    )
-    return Path(base) / "github"
-
-
-@dataclass
-class GitHubLoad:
-    """What a load did; `stopped` is the rate-limit message when it paused early."""
-
-    framework: str
-    threads: int = 0
-    written: WriteStats = field(default_factory=WriteStats)
-    fetched: FetchReport | None = None
-    stopped: str | None = None
-    resume_at: dt.datetime | None = None
-
-    def __str__(self) -> str:
-        got = f"; fetched {self.fetched.summary()}" if self.fetched else ""
-        return f"{self.framework}: {self.threads} threads linked{got}; {self.written}"
-
-
-def cache_folder(repo: str, cache_root: Path | None = None) -> Path:
-    return Path(cache_root or default_cache_root()) / repo.replace("/", "+")
-
-
-def load_github(
-    store: Store,
-    framework: str,
-    repo: str,
-    methods: Iterable,
-    *,
-    api_url: str = DEFAULT_API_URL,
-    dump: Path | None = None,
-    cache_root: Path | None = None,
-    token: str | None = None,
-    git_dir: Path | None = None,
-    max_wait: float = 900.0,
-    progress: Callable[[int], None] | None = None,
-    client_options: dict[str, Any] | None = None,
-) -> GitHubLoad:
-    """Fetch (or read a dump of) one framework's threads, link them and write them.
-
-    A rate-limited fetch still writes everything fetched so far, then reports
-    `stopped` with the time to resume; the cache makes the next run continue.
-    """
-    result = GitHubLoad(framework)
-    if dump is None:
-        client = GitHubClient(
-            repo,
-            cache_folder(repo, cache_root),
-            api_url=api_url,
-            token=token,
-            max_wait=max_wait,
-            progress=progress,
-            **(client_options or {}),
-        )
-        try:
-            client.fetch()
-        except RateLimited as exc:
-            result.stopped, result.resume_at = str(exc), exc.resume_at
-        except GitHubError:
-            _write_threads(store, result, framework, repo, methods, client, git_dir)
-            raise
-        result.fetched = client.report
-        _write_threads(store, result, framework, repo, methods, client, git_dir)
-        return result
-    raw = read_dump(Path(dump))
-    result.written = store.write_all(_linked(framework, repo, methods, raw, None, git_dir))
-    result.threads = len(raw.issues) + len(raw.pulls)
-    return result
-
-
-def _linked(
-    framework: str,
-    repo: str,
-    methods: Iterable,
-    raw: RawThreads,
-    numbers: set[int] | None,
-    git_dir: Path | None,
-) -> list[Record]:
-    threads = build_threads(framework, raw)
-    matcher = MethodMatcher(list(methods))
-    records: list[Record] = [Node("Framework", framework, {"repo": repo})]
-    records += thread_records(threads, repo=repo, matcher=matcher, numbers=numbers)
-    if git_dir is not None:
-        records += fixes_from_git(framework, repo, Path(git_dir), threads)
-    return records
-
-
-def _write_threads(
-    store: Store,
-    result: GitHubLoad,
-    framework: str,
-    repo: str,
-    methods: Iterable,
-    client: GitHubClient,
-    git_dir: Path | None,
-) -> None:
-    """Write every cached thread not yet written (this run's and an interrupted run's)."""
-    result.fetched = client.report
-    unwritten = set(client.cache.state.get("unwritten", []))
-    records = _linked(framework, repo, methods, client.cache.read(), unwritten, git_dir)
-    result.written = store.write_all(records)
-    result.threads = len(unwritten)
-    client.cache.save_state(unwritten=[])
-
-
-def load_github_offline(store: Store, progress: Callable[[int], None] | None = None) -> WriteStats:
-    """Build step: threads from earlier fetches in the local cache; no token or network needed.
-
-    Every catalog framework whose cache folder exists is (re)linked from it;
-    the others are skipped with a line saying how to fetch them.
-    """
-    from .catalog import read_catalog
-
-    catalog = read_catalog()
-    total = WriteStats()
-    missing = []
-    for slug, entry in catalog.frameworks.items():
-        folder = cache_folder(entry.repo)
-        if not (folder / "issues.jsonl").exists():
-            missing.append(slug)
-            continue
-        loaded = load_github(
-            store, slug, entry.repo, catalog.methods.values(), dump=folder, progress=progress
-        )
-        total += loaded.written
-    if missing:
-        print(
-            f"github threads: nothing fetched yet for {', '.join(missing)}; "
-            "run `uptake load github --framework NAME` (network) or `--dump DIR`"
-        )
-    return total

@@ -15,12 +15,11 @@ the same facts from live repositories.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..graph.records import Edge, Node, Record
-from ..graph.store import Store, WriteStats
+from ..graph.records import Edge, Evidence, Node, Record
 from .git import RepositoryFacts, iso_seconds
 
 DATA_FOLDER = Path(__file__).resolve().parent.parent / "data" / "git"
@@ -62,17 +61,8 @@ def release_rows(facts: RepositoryFacts) -> dict[str, list[dict[str, Any]]]:
         )
         for link in c.links:
             rows["links.jsonl"].append(
-                {
-                    "sha": c.sha,
-                    "rel": link.rel,
-                    "label": link.label,
-                    "key": link.key,
-                    "source_kind": link.source_kind,
-                    "location": link.location,
-                    "identifier": link.identifier,
-                    "rule": link.rule,
-                    "confidence": link.confidence,
-                }
+                {"sha": c.sha, "rel": link.rel, "label": link.label, "key": link.key}
+                | link.evidence().props()
             )
     return rows
 
@@ -179,24 +169,13 @@ def release_records(folder: Path | None = None) -> list[Record]:
     for n, r in _rows(folder, "links.jsonl", ("sha", "rel", "label", "key")):
         if r["sha"] not in framework_of:
             raise ReleaseError(f"links.jsonl line {n}: commit {r['sha']} is not in commits.jsonl")
-        props = {k: r.get(k) for k in ("source_kind", "location", "identifier", "rule", "confidence")}
+        evidence = Evidence(
+            r.get("source_kind"), r.get("location"), r.get("identifier"), r.get("rule"), r.get("confidence")
+        )
         records.append(
-            Edge(r["rel"], ("Commit", r["sha"]), (r["label"], r["key"]), props, f"links.jsonl:{n}")
+            Edge(r["rel"], ("Commit", r["sha"]), (r["label"], r["key"]), evidence.props(), f"links.jsonl:{n}")
         )
     return records
-
-
-def load_data_release(
-    store: Store, folder: Path | None = None, progress: Callable[[int], None] | None = None
-) -> WriteStats:
-    """Build step: the shipped git facts into `store` (after the catalog, so methods exist).
-
-    Every file is read and checked first; a malformed release writes nothing."""
-    from ..graph.records import prepare_batch
-
-    records = release_records(folder)
-    prepare_batch(records)  # schema check of everything before the first write
-    return store.write_all(records, progress=progress)
 
 
 def find_repository(mirrors: Path, repo: str) -> Path:

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..graph.records import Edge, Node, Record
-from ..graph.store import Store, WriteStats
+from ..graph.records import Edge, Evidence, Node, Record
 from .link.arxiv_ids import ArxivIdError, normalize_arxiv_id
 from .link.methods import MethodMatcher
 from .link.proposals import normalize_name, slugify
@@ -189,31 +188,19 @@ def report_records(
                 yield Node(
                     "Method", slug, {"name": name, "aliases": [name], "origin": "report"}, report.origin
                 )
-            evidence = {
-                "source_kind": "report-facts",
-                "location": report.origin,
-                "identifier": name,
-                "rule": "stated-in-report-facts",
-                "confidence": 0.9,
-            }
-            yield Edge("STATES_USE_OF", key, ("Method", slug), evidence, report.origin)
+            evidence = Evidence("report-facts", report.origin, name, "stated-in-report-facts", 0.9)
+            yield Edge("STATES_USE_OF", key, ("Method", slug), evidence.props(), report.origin)
         kind, text = (texts or {}).get(report.arxiv_id, ("", ""))
         for use in stated_uses(text, matcher) if text else ():
             if use.slug in {names.resolve(n)[0] for n in report.rl_methods_stated}:
                 continue  # the facts file already states it; keep its evidence
-            evidence = {
-                "source_kind": kind,
-                "location": f"arXiv:{report.arxiv_id} {kind}",
-                "identifier": use.words,
-                "rule": "use-statement-in-text",
-                "confidence": round(min(use.confidence, 0.8), 3),
-            }
-            yield Edge(
-                "STATES_USE_OF", key, ("Method", use.slug), evidence, f"arXiv:{report.arxiv_id} {kind}"
-            )
+            location = f"arXiv:{report.arxiv_id} {kind}"
+            confidence = round(min(use.confidence, 0.8), 3)
+            evidence = Evidence(kind, location, use.words, "use-statement-in-text", confidence)
+            yield Edge("STATES_USE_OF", key, ("Method", use.slug), evidence.props(), location)
 
 
-def _catalog() -> tuple[list, list]:
+def catalog_entries() -> tuple[list, list]:
     """The catalog's methods and organisations, or none when the catalog cannot be read."""
     try:
         from .catalog import read_catalog
@@ -222,34 +209,3 @@ def _catalog() -> tuple[list, list]:
     except (ImportError, ValueError, OSError):
         return [], []
     return list(catalog.methods.values()), list(catalog.organizations.values())
-
-
-def load_reports(
-    store: Store,
-    progress: Callable[[int], None] | None = None,
-    *,
-    path: str | Path = REPORTS_FILE,
-    full_texts: dict[str, str | Path] | None = None,
-    catalog: tuple[Iterable, Iterable] | None = None,
-) -> WriteStats:
-    """The build step: every report in the facts file, in one batch (all or nothing).
-
-    Abstracts of the reports are taken from Paper nodes already in the store
-    (loaded from arXiv); `full_texts` maps arXiv ids to text files a user supplies.
-    """
-    facts = read_report_facts(path)
-    methods, organizations = catalog if catalog is not None else _catalog()
-    texts: dict[str, tuple[str, str]] = {}
-    rows = store.read(
-        "MATCH (p:Paper) WHERE p.arxiv_id IN $ids AND p.abstract IS NOT NULL "
-        "RETURN p.arxiv_id AS id, p.abstract AS abstract",
-        {"ids": [f.arxiv_id for f in facts]},
-    )
-    for row in rows:
-        texts[row["id"]] = ("abstract", row["abstract"])
-    for arxiv_id, file in (full_texts or {}).items():
-        texts[normalize_arxiv_id(arxiv_id)] = ("full text", Path(file).read_text(encoding="utf-8"))
-    stats = store.write(list(report_records(facts, methods, organizations, texts)))
-    if progress:
-        progress(len(facts))
-    return stats

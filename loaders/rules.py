@@ -14,15 +14,13 @@ commit that changed that path.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..graph.records import Edge, Node, Record
-from ..graph.store import Store, WriteStats
+from .repository import run_git
 
 _MAX_VALUE = 600
 
@@ -42,13 +40,6 @@ class RuleFact:
 # -- reading the tree (I/O) ----------------------------------------------------
 
 
-def _git(git_dir: Path, *args: str) -> str:
-    proc = subprocess.run(["git", "-C", str(git_dir), *args], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RulesError(f"{git_dir}: git {' '.join(args[:2])} failed: {proc.stderr.strip()[:300]}")
-    return proc.stdout
-
-
 class GitTree:
     """Paths and file texts at one revision of a repository."""
 
@@ -56,15 +47,21 @@ class GitTree:
         self.git_dir = Path(git_dir)
         if not self.git_dir.exists():
             raise RulesError(f"{git_dir}: no such repository")
-        self.rev = _git(self.git_dir, "rev-parse", "--verify", f"{rev}^{{commit}}").strip()
-        self.paths = _git(self.git_dir, "ls-tree", "-r", "--name-only", self.rev).splitlines()
+        self.rev = run_git(
+            self.git_dir, "rev-parse", "--verify", f"{rev}^{{commit}}", error=RulesError
+        ).strip()
+        self.paths = run_git(
+            self.git_dir, "ls-tree", "-r", "--name-only", self.rev, error=RulesError
+        ).splitlines()
 
     def text(self, path: str) -> str:
-        return _git(self.git_dir, "show", f"{self.rev}:{path}")
+        return run_git(self.git_dir, "show", f"{self.rev}:{path}", error=RulesError)
 
     def last_change(self, path: str) -> tuple[str, str]:
         """(sha, committer date) of the last commit that changed `path`."""
-        out = _git(self.git_dir, "log", "-1", "--format=%H%x1f%cI", self.rev, "--", path).strip()
+        out = run_git(
+            self.git_dir, "log", "-1", "--format=%H%x1f%cI", self.rev, "--", path, error=RulesError
+        ).strip()
         sha, _, date = out.partition("\x1f")
         return sha, date[:10]
 
@@ -233,43 +230,3 @@ def rule_records(framework: str, tree: GitTree) -> Iterator[Record]:
             origin=f"{tree.git_dir}:{fact.source_path}",
         )
         yield Edge("HAS_RULE", ("Framework", framework), ("ContributionRule", key))
-
-
-def load_rules(store: Store, framework: str, git_dir: Path, rev: str = "HEAD") -> WriteStats:
-    """Read one framework's rules at `rev` and write them (replacing none: upserts by kind)."""
-    return store.write(list(rule_records(framework, GitTree(git_dir, rev))))
-
-
-def cache_base() -> Path:
-    """$UPTAKE_CACHE, else the XDG cache folder: the same place the git miner clones to."""
-    base = os.environ.get("UPTAKE_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "uptake"
-    )
-    return Path(base)
-
-
-def clone_path(repo: str) -> Path:
-    """Where the git miner keeps its bare mirror of `owner/name`."""
-    return cache_base() / "repos" / (repo.replace("/", "+") + ".git")
-
-
-def load_rules_offline(store: Store, progress: Callable[[int], None] | None = None) -> WriteStats:
-    """Build step: rules of every catalog framework whose clone is already on disk; no network."""
-    from .catalog import read_catalog
-
-    total = WriteStats()
-    missing = []
-    for slug, entry in read_catalog().frameworks.items():
-        git_dir = clone_path(entry.repo)
-        if not git_dir.exists():
-            missing.append(slug)
-            continue
-        total += load_rules(store, slug, git_dir)
-        if progress:
-            progress(1)
-    if missing:
-        print(
-            f"contribution rules: no local clone of {', '.join(missing)} (in {clone_path('x/y').parent}); "
-            "run `uptake load git --framework NAME` or `uptake update` first"
-        )
-    return total

@@ -70,18 +70,26 @@ def run_query(
     *,
     timeout: float | None = None,
     limit: int | None = None,
+    on_writer: bool = False,
 ) -> QueryResult:
     """Run a stored query (by name or parsed) read-only on `store`.
 
     `values` are raw parameter values (CLI strings or JSON); `limit` caps the rows read, and
-    `truncated` says whether more existed. Raises `QueryError` for a bad name or parameter,
+    `truncated` says whether more existed. `on_writer` reads through the store's writing
+    connection: for a caller that goes on to write (a sync step reading its state), so an embedded
+    store needs no checkpoint and no second, read-only handle. Raises `QueryError` for a bad name or
+    parameter,
     `StoreError` (or its `QueryTimeout`) when the database fails.
     """
     query = stored_query(query) if isinstance(query, str) else query
     bound = bind_params(query, values or {})
     cap = None if limit is None else limit + 1
     try:
-        rows = store.read(query.cypher_for(store.backend), bound, timeout=timeout, limit=cap)
+        cypher = query.cypher_for(store.backend)
+        if on_writer:
+            rows = store.execute(cypher, bound)
+        else:
+            rows = store.read(cypher, bound, timeout=timeout, limit=cap)
     except StoreError:
         raise
     except (ValueError, TypeError, OverflowError, RuntimeError) as exc:

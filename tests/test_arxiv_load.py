@@ -11,11 +11,10 @@ from fake_arxiv import atom_feed
 from uptake.loaders.arxiv import (
     ArxivLoadError,
     catalog_analyzer,
-    load_papers,
-    load_papers_offline,
     read_atom_dir,
     read_snapshot,
 )
+from uptake.sync.arxiv import sync_papers, sync_papers_offline
 
 
 def _odd_spelling(arxiv_id: str, n: int) -> str:
@@ -76,8 +75,8 @@ def test_study_ids_load_through_a_snapshot_with_normalised_ids_and_dates(store, 
     snapshot = tmp_path / "snapshot.jsonl"
     expected = write_snapshot_from_study(shared_data, snapshot)
     analyze = catalog_analyzer()
-    stats = load_papers(store, read_snapshot(snapshot), analyze)
-    assert stats.nodes_created >= len(expected)
+    stats = sync_papers(store, read_snapshot(snapshot), analyze)
+    assert stats.written.nodes_created >= len(expected)
     stored = _papers(store)
     assert set(stored) == set(expected)
     for arxiv_id, want in expected.items():
@@ -89,9 +88,9 @@ def test_study_ids_load_through_a_snapshot_with_normalised_ids_and_dates(store, 
     before = store.counts()
     proposes = store.read("MATCH (:Paper)-[e:PROPOSES]->(:Method) RETURN count(e) AS n")[0]["n"]
     assert proposes > 0  # catalog methods' own papers, at least
-    again = load_papers(store, read_snapshot(snapshot), analyze)
+    again = sync_papers(store, read_snapshot(snapshot), analyze)
     # Nothing new; "updated" counts differ by backend (Neo4j counts every re-merged node), the data must not.
-    assert again.nodes_created == 0 and again.edges_created == 0
+    assert again.written.nodes_created == 0 and again.written.edges_created == 0
     assert store.counts() == before
     assert _papers(store) == stored
 
@@ -105,7 +104,7 @@ def test_a_malformed_snapshot_line_is_named_and_earlier_papers_stay(store, tmp_p
     lines.insert(3, '{"id": "2502.20000", "title": ')  # cut off mid-line
     snapshot.write_text("\n".join(lines) + "\n")
     with pytest.raises(ArxivLoadError, match=r"dump\.jsonl:4: not valid JSON"):
-        load_papers(store, read_snapshot(snapshot), batch_size=2)
+        sync_papers(store, read_snapshot(snapshot), batch_size=2)
     assert sorted(_papers(store)) == ["2502.10000", "2502.10001", "2502.10002"]
 
 
@@ -128,21 +127,21 @@ def test_a_malformed_atom_file_is_named_and_earlier_files_stay(store, tmp_path):
     )
     (saved / "c.atom").write_bytes(atom_feed([_atom_paper("2504.01004", 6)]))
     with pytest.raises(ArxivLoadError, match=r"b\.atom:\d+: malformed Atom"):
-        load_papers(store, read_atom_dir(saved))
+        sync_papers(store, read_atom_dir(saved))
     stored = _papers(store)
     assert sorted(stored) == ["2504.01001", "2504.01002"]
     assert _as_date(stored["2504.01001"]["published"]) == dt.date(2025, 4, 3)
 
 
 def test_offline_build_step_says_what_it_skipped(store, tmp_path):
-    result = load_papers_offline(store, snapshots=[], atom_dirs=[], cache_dir=tmp_path / "no-cache")
+    result = sync_papers_offline(store, snapshots=[], atom_dirs=[], cache_dir=tmp_path / "no-cache")
     assert result.sources == []
-    assert any("skipped" in message for message in result.skipped)
-    assert "nothing loaded" in str(result) and "--snapshot FILE" in str(result)
+    assert any("uptake load arxiv" in message for message in result.skipped)
+    assert "nothing written" in str(result) and "--snapshot FILE" in str(result)
     assert store.counts()["Paper"] == 0
 
     saved = tmp_path / "atom"
     saved.mkdir()
     (saved / "p.atom").write_bytes(atom_feed([_atom_paper("2504.01001", 3)]))
-    result = load_papers_offline(store, snapshots=[], atom_dirs=[saved], cache_dir=None)
-    assert result.sources == [f"Atom responses in {saved}"] and result.nodes_created == 1
+    result = sync_papers_offline(store, snapshots=[], atom_dirs=[saved], cache_dir=None)
+    assert result.sources == [f"Atom responses in {saved}"] and result.written.nodes_created == 1

@@ -12,9 +12,9 @@ from uptake.loaders.catalog import (
     DATA_FOLDER,
     CatalogError,
     catalog_records,
-    load_catalog,
     read_catalog,
 )
+from uptake.sync.catalog import sync_catalog
 
 # --- a small valid catalog the malformed cases start from ----------------------
 
@@ -264,14 +264,14 @@ def test_missing_file_is_named(tmp_path):
 
 
 def test_loading_twice_gives_identical_counts(store):
-    load_catalog(store)
+    sync_catalog(store)
     first = store.counts()
     catalog = read_catalog()
     assert first["Method"] == len(catalog.methods)
     assert first["Framework"] == len(catalog.frameworks)
     assert first["SUPPORTS"] == sum(len(f.supports) for f in catalog.frameworks.values())
     assert first["EXTENDS"] == sum(1 for m in catalog.methods.values() if m.parent)
-    load_catalog(store)
+    sync_catalog(store)
     assert store.counts() == first
     rows = store.read(
         "MATCH (:Method {slug: 'dr-grpo'})-[e:EXTENDS]->(p:Method) RETURN p.slug AS parent, e.change AS c"
@@ -285,7 +285,7 @@ def test_loading_twice_gives_identical_counts(store):
 
 
 def test_malformed_catalog_leaves_a_loaded_graph_unchanged(store, tmp_path):
-    load_catalog(store)
+    sync_catalog(store)
     before = store.counts()
     folder = tmp_path / "bad"
     shutil.copytree(DATA_FOLDER, folder)
@@ -299,7 +299,7 @@ def test_malformed_catalog_leaves_a_loaded_graph_unchanged(store, tmp_path):
     lines.append(json.dumps(bad))
     (folder / "methods.jsonl").write_text("\n".join(lines) + "\n")
     with pytest.raises(CatalogError, match=rf"methods\.jsonl line {len(lines)}: field 'parent'"):
-        load_catalog(store, folder)
+        sync_catalog(store, folder)
     assert store.counts() == before
     name = store.read("MATCH (m:Method {slug: $s}) RETURN m.name AS n", {"s": first["slug"]})
     assert name == [{"n": read_catalog().methods[first["slug"]].name}]

@@ -7,9 +7,12 @@ import subprocess
 
 import pytest
 from git_history import METHODS, Repo, crafted_history
+from uptake.graph.records import Node
 from uptake.loaders.git import (
     _MARK,
     GitError,
+    MinedState,
+    MineResult,
     iter_records,
     mine_commits,
     mine_end,
@@ -20,6 +23,12 @@ from uptake.loaders.git import (
     stretches,
 )
 from uptake.queries.run import run_query
+from uptake.sync.git import sync_git
+
+
+def mine_into(store, framework: str, path, methods, workers: int) -> MineResult:
+    """What the miner found, after its records were written to `store`."""
+    return sync_git(store, framework, path, methods, workers=workers).mined
 
 
 def _implements(store, slug: str) -> list[dict]:
@@ -90,9 +99,30 @@ def test_mining_in_parallel_equals_mining_in_one_process(tmp_path):
     assert sum(heard) == len(shas)
 
 
+def test_the_miner_yields_records_and_its_new_state_last_without_a_store(tmp_path):
+    repo, s = crafted_history(tmp_path / "fw")
+    mining = mine_framework("fw", repo.path, METHODS, MinedState(), workers=1)
+    records = list(mining.records)
+    assert records[-1] == Node(
+        "Framework", "fw", {"mined_head": repo.head(), "mined_tags": records[-1].props["mined_tags"]}, "fw"
+    )
+    assert {r.key for r in records if isinstance(r, Node) and r.label == "Commit"} >= {s["grpo"], s["dr"]}
+    assert mining.result.new_commits == int(repo.git("rev-list", "--count", "HEAD"))
+
+    # Handed the state it wrote, it has nothing to do; handed a rewritten one, it says what dropped.
+    state = MinedState(repo.head(), records[-1].props["mined_tags"])
+    assert mine_framework("fw", repo.path, METHODS, state, workers=1).result.up_to_date
+    gone = "f" * 40
+    rewritten = MinedState(gone, None, frozenset({gone, s["grpo"]}))
+    pushed = mine_framework("fw", repo.path, METHODS, rewritten, workers=1)
+    first = next(pushed.records)
+    assert first == Node("Commit", gone, {"excluded": "no longer on HEAD (force-push)"}, "fw force-push")
+    assert pushed.result.force_push and pushed.result.abandoned == 1
+
+
 def test_full_mine_of_a_crafted_history(store, tmp_path):
     repo, s = crafted_history(tmp_path / "fw")
-    result = mine_framework(store, "fw", repo.path, METHODS, workers=1)
+    result = mine_into(store, "fw", repo.path, METHODS, workers=1)
     assert result.new_commits == int(repo.git("rev-list", "--count", "HEAD"))
     commits = {
         r["sha"]: r
@@ -148,18 +178,18 @@ def test_full_mine_of_a_crafted_history(store, tmp_path):
 
 def test_incremental_rerun_and_force_push(store, tmp_path):
     repo, s = crafted_history(tmp_path / "fw")
-    mine_framework(store, "fw", repo.path, METHODS, workers=1)
-    again = mine_framework(store, "fw", repo.path, METHODS, workers=1)
+    mine_into(store, "fw", repo.path, METHODS, workers=1)
+    again = mine_into(store, "fw", repo.path, METHODS, workers=1)
     assert again.up_to_date and again.new_commits == 0
 
     new = repo.commit("Add loss_type dapo", {"fw/loss.py": 'if loss_type == "dapo":\n    pass\n'})
-    step = mine_framework(store, "fw", repo.path, METHODS, workers=1)
+    step = mine_into(store, "fw", repo.path, METHODS, workers=1)
     assert step.new_commits == 1 and not step.force_push
     assert store.read("MATCH (f:Framework {slug: 'fw'}) RETURN f.mined_head AS h") == [{"h": new}]
 
     repo.git("reset", "-q", "--hard", s["merge"])  # drop `new`, then push something else
     other = repo.commit("Another change", {"fw/other.py": "y = 1\n"})
-    pushed = mine_framework(store, "fw", repo.path, METHODS, workers=1)
+    pushed = mine_into(store, "fw", repo.path, METHODS, workers=1)
     assert pushed.force_push and pushed.new_commits == 1 and pushed.abandoned == 1
     gone = store.read("MATCH (c:Commit {sha: $sha}) RETURN c.excluded AS e", {"sha": new})
     assert gone[0]["e"].startswith("no longer on HEAD")
@@ -179,7 +209,7 @@ def test_missing_path_and_corrupt_repository_are_clear_errors(store, tmp_path):
     shutil.copytree(repo.path / ".git", partial)
     blob = repo.git("rev-parse", f"{s['dapo']}:fw/grpo_trainer.py")
     (partial / "objects" / blob[:2] / blob[2:]).unlink()
-    skipped = mine_framework(store, "fw", partial, METHODS, workers=2)
+    skipped = mine_into(store, "fw", partial, METHODS, workers=2)
     assert skipped.new_commits == int(repo.git("rev-list", "--count", "HEAD"))
     touching = repo.git("log", "--format=%H", "--", "fw/grpo_trainer.py").split()
     needing = {sha for sha in touching if blob in repo.git("show", "--raw", "--no-abbrev", "--format=", sha)}
@@ -198,10 +228,10 @@ def test_missing_path_and_corrupt_repository_are_clear_errors(store, tmp_path):
     target.chmod(0o644)
     target.write_bytes(b"garbage")
     with pytest.raises(GitError, match="corrupt.git"):
-        mine_framework(store, "fw2", corrupt, METHODS, workers=1)
+        mine_into(store, "fw2", corrupt, METHODS, workers=1)
     # Nothing claims that history was mined: the next run starts from scratch.
     assert store.read("MATCH (f:Framework {slug: 'fw2'}) RETURN f.mined_head AS h") == []
-    done = mine_framework(store, "fw2", repo.path, METHODS, workers=1)
+    done = mine_into(store, "fw2", repo.path, METHODS, workers=1)
     assert done.new_commits == int(repo.git("rev-list", "--count", "HEAD"))
 
 
@@ -210,13 +240,13 @@ def test_bare_repository_is_accepted(store, tmp_path):
     bare = tmp_path / "fw.git"
     subprocess.run(["git", "clone", "-q", "--bare", str(repo.path), str(bare)], check=True)
     assert resolve_repository(bare) == bare.resolve()
-    mine_framework(store, "fw", bare, METHODS, workers=1)
+    mine_into(store, "fw", bare, METHODS, workers=1)
     assert _implements(store, "grpo")[0]["sha"] == s["grpo"]
 
 
 def test_stored_queries_answer_first_implementation(store, tmp_path):
     repo, s = crafted_history(tmp_path / "fw")
-    mine_framework(store, "fw", repo.path, METHODS, workers=1)
+    mine_into(store, "fw", repo.path, METHODS, workers=1)
     from uptake.graph.records import Node
 
     store.write([Node("Paper", "2402.03300", {"published_date": "2024-02-05"}), Node("Method", "grpo", {

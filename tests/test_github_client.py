@@ -12,14 +12,14 @@ import json
 
 import pytest
 from fake_github import FakeGitHub, FakeRepo, Fault, make_comment, make_issue, make_pull
+from uptake.loaders.cache import github_cache_folder
 from uptake.loaders.catalog import MethodEntry
 from uptake.loaders.github import (
     GitHubClient,
     GitHubError,
     RateLimited,
-    cache_folder,
-    load_github,
 )
+from uptake.sync.github import sync_github
 
 REPO = "acme/rlkit"
 METHODS = [
@@ -62,7 +62,7 @@ def client(fake: FakeGitHub, tmp_path, **options) -> GitHubClient:
     slept: list[float] = []
     c = GitHubClient(
         REPO,
-        cache_folder(REPO, tmp_path / "cache"),
+        github_cache_folder(REPO, tmp_path / "cache"),
         api_url=fake.url,
         token="",
         seconds_between_requests=0,
@@ -108,7 +108,7 @@ def test_full_then_incremental_load_into_store(store, tmp_path):
     repo = sample_repo()
     with FakeGitHub({REPO: repo}) as fake:
         options = {"seconds_between_requests": 0, "per_page": 3}
-        load_github(
+        sync_github(
             store,
             "rlkit",
             REPO,
@@ -119,7 +119,7 @@ def test_full_then_incremental_load_into_store(store, tmp_path):
             client_options=options,
         )
         repo.issues.append(make_issue(8, "GRPO loss becomes NaN after 10 steps", "", updated_at=_day(20)))
-        second = load_github(
+        second = sync_github(
             store,
             "rlkit",
             REPO,
@@ -152,7 +152,7 @@ def test_interrupted_load_resumes_without_duplicates(store, tmp_path):
         # The third page of issues fails for good (more than the retries allow).
         fake.faults.append(Fault("server-error", "/issues", count=10, after=2))
         with pytest.raises(GitHubError, match="HTTP 502.*kept"):
-            load_github(
+            sync_github(
                 store,
                 "rlkit",
                 REPO,
@@ -164,7 +164,7 @@ def test_interrupted_load_resumes_without_duplicates(store, tmp_path):
             )
         fake.faults.clear()
         before = len(fake.served)
-        load_github(
+        sync_github(
             store,
             "rlkit",
             REPO,
@@ -188,7 +188,7 @@ def test_rate_limit_with_long_reset_stops_naming_the_time_and_keeps_what_was_fet
     options = {"seconds_between_requests": 0, "per_page": 3}
     with FakeGitHub({REPO: repo}) as fake:
         fake.faults.append(Fault("rate-limit-403", "/issues", count=1, after=1, reset_in=7200))
-        result = load_github(
+        result = sync_github(
             store,
             "rlkit",
             REPO,
@@ -204,7 +204,7 @@ def test_rate_limit_with_long_reset_stops_naming_the_time_and_keeps_what_was_fet
         assert result.resume_at > dt.datetime.now(dt.UTC) + dt.timedelta(minutes=100)
         # The first page was written to the store before stopping.
         assert store.read("MATCH (i:Issue) RETURN count(i) AS n")[0]["n"] == 3
-        rerun = load_github(
+        rerun = sync_github(
             store,
             "rlkit",
             REPO,

@@ -16,9 +16,9 @@ import pytest
 from fake_github import FakeGitHub, FakeRepo, make_comment, make_issue, make_pull
 from uptake.graph.records import Edge, Node
 from uptake.loaders.catalog import MethodEntry
-from uptake.loaders.github import load_github
-from uptake.loaders.rules import load_rules
 from uptake.queries.run import run_query
+from uptake.sync.github import sync_github
+from uptake.sync.rules import sync_rules
 
 REPO = "acme/rlkit"
 FW = "rlkit"
@@ -194,7 +194,7 @@ def loaded(store, framework_repo, tmp_path):
     repo, shas = framework_repo
     store.write(_miner_records(shas))
     with FakeGitHub({REPO: _served_threads(shas["fix"])}) as fake:
-        load_github(
+        sync_github(
             store,
             FW,
             REPO,
@@ -205,7 +205,7 @@ def loaded(store, framework_repo, tmp_path):
             git_dir=repo,
             client_options={"seconds_between_requests": 0},
         )
-    load_rules(store, FW, repo)
+    sync_rules(store, FW, repo)
     return store, shas
 
 

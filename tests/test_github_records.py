@@ -83,16 +83,16 @@ def test_citations_keep_evidence_and_skip_bare_ids_in_logs():
     )
     cited = cited_papers(thread)
     assert set(cited) == {"2503.14476", "2402.03300", "2501.12948"}  # not 2301.12345 from the log
-    assert cited["2503.14476"]["rule"] == "arxiv-label" and cited["2503.14476"]["location"] == "rlkit#5 body"
-    assert cited["2501.12948"]["location"] == "rlkit#5 comment 9"
-    assert cited["2402.03300"]["rule"] == "bare-id" and cited["2402.03300"]["confidence"] < 0.7
+    assert cited["2503.14476"].rule == "arxiv-label" and cited["2503.14476"].location == "rlkit#5 body"
+    assert cited["2501.12948"].location == "rlkit#5 comment 9"
+    assert cited["2402.03300"].rule == "bare-id" and cited["2402.03300"].confidence < 0.7
 
 
 def test_names_use_the_shared_matcher_guards():
     thread = _thread(make_issue(6, "Add DAPO", "Also sign releases with gpg."))
     named = named_methods(thread, MATCHER)
     assert set(named) == {"dapo"}  # "gpg" the signing tool is not the GPG method
-    assert named["dapo"]["location"] == "rlkit#6 title" and named["dapo"]["identifier"] == "DAPO"
+    assert named["dapo"].location == "rlkit#6 title" and named["dapo"].identifier == "DAPO"
 
 
 def test_pull_request_merges_both_lists_and_links_its_merge_commit_only_when_merged():

@@ -8,8 +8,9 @@ import pytest
 from git_history import METHODS, crafted_history
 from uptake.graph.records import Node
 from uptake.loaders.git import mine_repository
-from uptake.loaders.release import FILES, ReleaseError, load_data_release, write_release
+from uptake.loaders.release import FILES, ReleaseError, write_release
 from uptake.queries.run import run_query
+from uptake.sync.release import sync_data_release
 
 
 @pytest.fixture
@@ -46,8 +47,8 @@ def test_loaded_release_answers_the_stored_query(release, store):
             Node("Method", "dapo", {"arxiv_id": "2503.14476"}),
         ]
     )
-    load_data_release(store, folder)
-    load_data_release(store, folder)  # idempotent
+    sync_data_release(store, folder)
+    sync_data_release(store, folder)  # idempotent
     rows = run_query(store, "paper-implementations", {"arxiv_id": "2402.03300"}).rows
     assert [(r["framework"], r["commit"], r["pr_number"], r["release"]) for r in rows] == [
         ("fw", shas["grpo"], 5, "v0.1")
@@ -66,8 +67,8 @@ def test_a_malformed_release_writes_nothing(release, store):
     lines[1] = '{"sha": "0000", "rel": "IMPLEMENTS", "label": "Method"}'
     (folder / "links.jsonl").write_text("\n".join(lines) + "\n")
     with pytest.raises(ReleaseError, match=r"links.jsonl line 2: field 'key' is missing"):
-        load_data_release(store, folder)
+        sync_data_release(store, folder)
     assert store.read("MATCH (c:Commit) RETURN count(c) AS n") == [{"n": 0}]
     (folder / "releases.jsonl").unlink()
     with pytest.raises(ReleaseError, match="releases.jsonl"):
-        load_data_release(store, folder)
+        sync_data_release(store, folder)

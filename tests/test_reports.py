@@ -6,8 +6,10 @@ import json
 
 import pytest
 from catalog_entries import method, org
-from uptake.loaders.arxiv import PaperAnalyzer, PaperRecord, load_papers
-from uptake.loaders.reports import REPORTS_FILE, ReportError, load_reports, read_report_facts
+from uptake.loaders.arxiv import PaperAnalyzer, PaperRecord
+from uptake.loaders.reports import REPORTS_FILE, ReportError, read_report_facts
+from uptake.sync.arxiv import sync_papers
+from uptake.sync.reports import sync_reports
 
 METHODS = [
     method("grpo", "GRPO", ("GRPO", "grpo"), "2402.03300"),
@@ -77,11 +79,11 @@ def test_reports_load_with_stated_methods_and_evidence(store, tmp_path):
             "with GSPO. We also used GSPO for an ablation.",
         )
     ]
-    load_papers(store, papers)
+    sync_papers(store, papers)
     full_text = tmp_path / "r1.txt"
     full_text.write_text("Our RL stage uses PPO as a baseline. Unrelated: DPO exists.")
-    stats = load_reports(store, catalog=(METHODS, ORGS), full_texts={"2501.12948v2": full_text})
-    assert stats.nodes_created > 31
+    stats = sync_reports(store, catalog=(METHODS, ORGS), full_texts={"2501.12948v2": full_text})
+    assert stats.written.nodes_created > 31
 
     reports = store.read(
         "MATCH (r:ModelReport) RETURN r.arxiv_id AS id, r.largest_params_b AS size, r.open_weights AS open, "
@@ -110,8 +112,9 @@ def test_reports_load_with_stated_methods_and_evidence(store, tmp_path):
     assert sorted(r["slug"] for r in publishers) == ["stepfun", "tsinghua"]
 
     before = store.counts()
-    again = load_reports(store, catalog=(METHODS, ORGS), full_texts={"2501.12948": full_text})
-    assert again.nodes_created == 0 and again.edges_created == 0 and store.counts() == before
+    again = sync_reports(store, catalog=(METHODS, ORGS), full_texts={"2501.12948": full_text})
+    assert again.written.nodes_created == 0 and again.written.edges_created == 0
+    assert store.counts() == before
 
 
 def test_analyzed_papers_carry_screening_features_and_proposals(store):
@@ -124,7 +127,7 @@ def test_analyzed_papers_carry_screening_features_and_proposals(store):
         "Code: https://github.com/example/gspo",
         affiliations=("MiniMax, Shanghai",),
     )
-    load_papers(store, [paper], analyzer)
+    sync_papers(store, [paper], analyzer)
     (row,) = store.read(
         "MATCH (p:Paper {arxiv_id: '2507.18071'}) RETURN p.is_general_method AS general, p.is_rl_llm AS rl, "
         "p.max_policy_params_b AS size, p.loss_changes AS changes, p.code_url AS code, "

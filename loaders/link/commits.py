@@ -28,6 +28,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
+from ...graph.records import Evidence
 from .arxiv_ids import find_arxiv_ids
 from .literals import LiteralScanner
 from .methods import CodeAlias, CodeAliasIndex, CodeHit, MethodMatcher
@@ -89,6 +90,9 @@ class Link:
     identifier: str
     rule: str
     confidence: float
+
+    def evidence(self) -> Evidence:
+        return Evidence(self.source_kind, self.location, self.identifier, self.rule, self.confidence)
 
 
 @dataclass

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ...graph.records import Edge, Node
+from ...graph.records import Edge, Evidence, Node
 from .methods import MethodMatcher
 from .threads import Thread, prose
 
@@ -351,24 +351,18 @@ def failure_records(thread: Thread, verdict: FailureVerdict) -> Iterator[Node | 
         "AFFECTS",
         ("FailureReport", key),
         ("Framework", thread.framework),
-        {
-            "source_kind": "issue",
-            "location": thread.key,
-            "identifier": thread.framework,
-            "rule": "reported-in-framework-tracker",
-            "confidence": 1.0,
-        },
+        Evidence("issue", thread.key, thread.framework, "reported-in-framework-tracker", 1.0).props(),
     )
     if verdict.method:
         yield Edge(
             "AFFECTS",
             ("FailureReport", key),
             ("Method", verdict.method),
-            {
-                "source_kind": "issue-text",
-                "location": location,
-                "identifier": verdict.method_identifier,
-                "rule": verdict.method_rule,
-                "confidence": verdict.method_confidence,
-            },
+            Evidence(
+                "issue-text",
+                location,
+                verdict.method_identifier,
+                verdict.method_rule,
+                verdict.method_confidence,
+            ).props(),
         )

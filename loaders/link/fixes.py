@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ...graph.records import Edge
+from ...graph.records import Edge, Evidence
 from .threads import Thread
 
 _KEYWORD = r"(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)"
@@ -69,16 +69,6 @@ def squash_subject_references(subject: str) -> list[tuple[int, str]]:
     return [(int(m.group(1)), m.group(0)) for m in _SUBJECT_REF.finditer(head)]
 
 
-def _evidence(kind: str, location: str, identifier: str, rule: str, confidence: float) -> dict:
-    return {
-        "source_kind": kind,
-        "location": location,
-        "identifier": identifier,
-        "rule": rule,
-        "confidence": confidence,
-    }
-
-
 def pull_request_fix_edges(thread: Thread, repo: str, *, pr_numbers: set[int]) -> Iterator[Edge]:
     """A PR's closing references: the PR fixes the issue, and so does its merge commit."""
     for place, text in (("title", thread.title), ("body", thread.body)):
@@ -91,7 +81,7 @@ def pull_request_fix_edges(thread: Thread, repo: str, *, pr_numbers: set[int]) -
                 "FIXES",
                 ("PullRequest", thread.key),
                 issue,
-                _evidence(f"pr-{place}", location, matched, "closing-keyword", confidence),
+                Evidence(f"pr-{place}", location, matched, "closing-keyword", confidence).props(),
                 origin=location,
             )
             if thread.merge_commit_sha:
@@ -99,13 +89,13 @@ def pull_request_fix_edges(thread: Thread, repo: str, *, pr_numbers: set[int]) -
                     "FIXES",
                     ("Commit", thread.merge_commit_sha),
                     issue,
-                    _evidence(
+                    Evidence(
                         f"pr-{place}",
                         location,
                         matched,
                         "merged-pr-closing-keyword",
                         round(confidence - 0.05, 3),
-                    ),
+                    ).props(),
                     origin=location,
                 )
 
@@ -130,7 +120,9 @@ def commit_fix_edges(
             "FIXES",
             ("Commit", sha),
             ("Issue", f"{framework}#{number}"),
-            _evidence("commit-message", f"commit {sha[:12]}", matched, "closing-keyword", confidence - 0.05),
+            Evidence(
+                "commit-message", f"commit {sha[:12]}", matched, "closing-keyword", confidence - 0.05
+            ).props(),
             origin=f"commit {sha}",
         )
     for number, matched in squash_subject_references(subject):
@@ -141,6 +133,8 @@ def commit_fix_edges(
             "FIXES",
             ("Commit", sha),
             ("Issue", f"{framework}#{number}"),
-            _evidence("commit-subject", f"commit {sha[:12]}", matched, "issue-ref-in-squash-subject", 0.6),
+            Evidence(
+                "commit-subject", f"commit {sha[:12]}", matched, "issue-ref-in-squash-subject", 0.6
+            ).props(),
             origin=f"commit {sha}",
         )

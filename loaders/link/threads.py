@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ...graph.records import Edge
+from ...graph.records import Edge, Evidence
 from .arxiv_ids import find_arxiv_ids
 from .methods import MethodMatcher
 
@@ -98,45 +98,40 @@ def prose(text: str) -> str:
     return _CODE_SPAN.sub(blank, _FENCE.sub(blank, text))
 
 
-def _better(new: dict, old: dict | None) -> bool:
-    return old is None or new["confidence"] > old["confidence"]
+def _better(new: Evidence, old: Evidence | None) -> bool:
+    return old is None or new.confidence > old.confidence
 
 
-def cited_papers(thread: Thread) -> dict[str, dict]:
+def cited_papers(thread: Thread) -> dict[str, Evidence]:
     """arXiv id -> evidence of the strongest citation in the thread."""
-    best: dict[str, dict] = {}
+    best: dict[str, Evidence] = {}
     for place, location, text in thread.texts():
         kept = prose(text)
         for m in find_arxiv_ids(text, bare=True):
             # Bare numbers inside code and logs are loss values and versions as often as ids.
             if m.rule == "bare-id" and kept[m.start : m.start + len(m.text)].strip() != m.text:
                 continue
-            evidence = {
-                "source_kind": f"{thread.kind}-{place}",
-                "location": location,
-                "identifier": m.text,
-                "rule": m.rule,
-                "confidence": round(_ARXIV_CONFIDENCE[m.rule] * _PLACE_WEIGHT[place], 3),
-            }
+            confidence = round(_ARXIV_CONFIDENCE[m.rule] * _PLACE_WEIGHT[place], 3)
+            evidence = Evidence(f"{thread.kind}-{place}", location, m.text, m.rule, confidence)
             if _better(evidence, best.get(m.arxiv_id)):
                 best[m.arxiv_id] = evidence
     return best
 
 
-def named_methods(thread: Thread, matcher: MethodMatcher) -> dict[str, dict]:
+def named_methods(thread: Thread, matcher: MethodMatcher) -> dict[str, Evidence]:
     """Method slug -> evidence of the strongest naming in the thread."""
-    best: dict[str, dict] = {}
+    best: dict[str, Evidence] = {}
     for place, location, text in thread.texts():
         kept = prose(text)
         for m in matcher.find(text):
             in_code = kept[m.start : m.start + len(m.text)].strip() != m.text
-            evidence = {
-                "source_kind": f"{thread.kind}-{place}",
-                "location": location,
-                "identifier": m.text,
-                "rule": m.rule + ("-in-code" if in_code else ""),
-                "confidence": round(m.confidence * _PLACE_WEIGHT[place] * (0.8 if in_code else 1.0), 3),
-            }
+            evidence = Evidence(
+                f"{thread.kind}-{place}",
+                location,
+                m.text,
+                m.rule + ("-in-code" if in_code else ""),
+                round(m.confidence * _PLACE_WEIGHT[place] * (0.8 if in_code else 1.0), 3),
+            )
             if _better(evidence, best.get(m.slug)):
                 best[m.slug] = evidence
     return best
@@ -146,6 +141,6 @@ def thread_link_edges(thread: Thread, matcher: MethodMatcher) -> Iterator[Edge]:
     """CITES and NAMES edges of one thread, each with its evidence."""
     src = (thread.label, thread.key)
     for arxiv_id, evidence in cited_papers(thread).items():
-        yield Edge("CITES", src, ("Paper", arxiv_id), evidence, origin=evidence["location"])
+        yield Edge("CITES", src, ("Paper", arxiv_id), evidence.props(), origin=evidence.location)
     for slug, evidence in named_methods(thread, matcher).items():
-        yield Edge("NAMES", src, ("Method", slug), evidence, origin=evidence["location"])
+        yield Edge("NAMES", src, ("Method", slug), evidence.props(), origin=evidence.location)

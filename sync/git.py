@@ -1,0 +1,83 @@
+"""A framework's git history into a store, incrementally: the store's mined state is read here,
+handed to the miner, and the miner's records (its new mined state last) are written."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..graph.store import Store
+from ..loaders.catalog import read_catalog
+from ..loaders.git import MinedState, MineResult, history_rewritten, mine_framework
+from ..loaders.repository import GitError, clone_or_fetch
+from .report import SyncReport
+from .state import read_state
+
+
+@dataclass
+class GitSync(SyncReport):
+    """A git step, with what the miner found (`mined`)."""
+
+    mined: MineResult | None = None
+
+
+def mined_state(store: Store, framework: str, repo_path: str | Path) -> MinedState:
+    """What `store` holds of the framework's history; the stored commits only when HEAD was
+    rewritten since, as only then does the miner need them."""
+    rows = read_state(store, "framework-mined-state", {"slug": framework})
+    head, tags = (rows[0]["head"], rows[0]["tags"]) if rows else (None, None)
+    if not history_rewritten(repo_path, head):
+        return MinedState(head, tags)
+    rows = read_state(store, "framework-commit-shas", {"framework": framework})
+    return MinedState(head, tags, frozenset(r["sha"] for r in rows))
+
+
+def sync_git(
+    store: Store,
+    framework: str,
+    repo_path: str | Path,
+    methods: list,
+    *,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    batch_size: int = 5000,
+) -> GitSync:
+    """Mine new commits of one framework into `store`; safe to interrupt and re-run."""
+    mining = mine_framework(
+        framework,
+        repo_path,
+        methods,
+        mined_state(store, framework, repo_path),
+        workers=workers,
+        progress=progress,
+    )
+    report = GitSync(f"git history of {framework}")
+    report.add(store.write_all(mining.records, batch_size=batch_size))
+    report.mined = mining.result
+    report.notes.append(mining.result.summary().removeprefix(f"{framework}: "))
+    return report
+
+
+def sync_fetched_histories(
+    store: Store,
+    frameworks: list | None = None,
+    *,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> SyncReport:
+    """The online build step: fetch every catalog framework (network) and mine its new commits;
+    a framework that cannot be fetched is skipped with the reason."""
+    catalog = read_catalog()
+    methods = list(catalog.methods.values())
+    report = SyncReport("framework histories (fetched)")
+    for entry in frameworks if frameworks is not None else catalog.frameworks.values():
+        try:
+            path = clone_or_fetch(entry.repo)
+        except GitError as exc:
+            report.skipped.append(f"{entry.slug}: {exc}")
+            continue
+        one = sync_git(store, entry.slug, path, methods, workers=workers, progress=progress)
+        report.add(one.written)
+        report.notes.append(one.mined.summary())
+    return report

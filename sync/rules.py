@@ -1,0 +1,40 @@
+"""Contribution rules, read from the frameworks' own trees, into a store."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from ..graph.store import Store
+from ..loaders.cache import clone_path, clones_dir
+from ..loaders.catalog import read_catalog
+from ..loaders.rules import GitTree, rule_records
+from .report import SyncReport
+
+
+def sync_rules(store: Store, framework: str, git_dir: Path, rev: str = "HEAD") -> SyncReport:
+    """One framework's rules at `rev` (upserted by kind; none removed)."""
+    report = SyncReport(f"contribution rules of {framework}")
+    report.add(store.write(list(rule_records(framework, GitTree(git_dir, rev)))))
+    return report
+
+
+def sync_rules_offline(store: Store, progress: Callable[[int], None] | None = None) -> SyncReport:
+    """Build step: rules of every catalog framework whose clone is already on disk; no network."""
+    report = SyncReport("contribution rules")
+    missing = []
+    for slug, entry in read_catalog().frameworks.items():
+        git_dir = clone_path(entry.repo)
+        if not git_dir.exists():
+            missing.append(slug)
+            continue
+        report.add(sync_rules(store, slug, git_dir).written)
+        report.sources.append(slug)
+        if progress:
+            progress(1)
+    if missing:
+        report.skipped.append(
+            f"{', '.join(missing)}: no local clone in {clones_dir()}; "
+            "run `uptake load git --framework NAME` or `uptake update` first"
+        )
+    return report
