@@ -10,20 +10,45 @@ import sys
 from typing import Annotated
 
 import typer
+from typer.core import TyperGroup
 
 from ..graph.store import StoreError, open_store
+from ..loaders.input_error import InputError
 from ..queries import QueryError, load_queries, parse_params
 from . import commands_arxiv, commands_git, commands_github, commands_serve, commands_viz
 from .display import print_rows, progress_bar
 from .options import FormatOption, StoreOption
 
+
+class _UserErrorsAsOneLine(TyperGroup):
+    """Bad input ends in one line naming file, line and field, exit status 1; `--debug` shows the traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:
+            if ctx.params.get("debug"):
+                raise
+            typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
+            raise typer.Exit(1) from None
+
+
 app = typer.Typer(
-    help="Uptake: how RL post-training methods travel from papers into frameworks.", no_args_is_help=True
+    help="Uptake: how RL post-training methods travel from papers into frameworks.",
+    no_args_is_help=True,
+    cls=_UserErrorsAsOneLine,
 )
 db_app = typer.Typer(help="Create, inspect and empty a store.", no_args_is_help=True)
 load_app = typer.Typer(help="Run one loader into a store.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 app.add_typer(load_app, name="load")
+
+
+@app.callback()
+def _global_options(
+    debug: Annotated[bool, typer.Option("--debug", help="show the traceback of an input error")] = False,
+) -> None:
+    """Uptake: how RL post-training methods travel from papers into frameworks."""
 
 
 def fail(message: str) -> None:
