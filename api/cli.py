@@ -7,6 +7,7 @@ Every command takes its store from --store, else $UPTAKE_STORE, else
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -21,7 +22,7 @@ from .options import FormatOption, StoreOption
 
 
 class _UserErrorsAsOneLine(TyperGroup):
-    """Bad input ends in one line naming file, line and field, exit status 1; `--debug` shows the traceback."""
+    """Bad input ends in one line naming file, line and field, exit status 1; `--debug` shows why."""
 
     def invoke(self, ctx):
         try:
@@ -107,13 +108,18 @@ def db_schema() -> None:
 
 
 @load_app.command("catalog")
-def load_catalog_command(store: StoreOption = None) -> None:
+def load_catalog_command(
+    store: StoreOption = None,
+    folder: Annotated[
+        Path | None, typer.Option("--folder", help="a catalog folder; default: the one shipped with Uptake")
+    ] = None,
+) -> None:
     """The method and framework catalog shipped with Uptake."""
     from ..loaders.catalog import CatalogError, load_catalog
 
     with connect(store) as s:
         try:
-            stats = load_catalog(s)
+            stats = load_catalog(s, folder)
         except CatalogError as exc:
             fail(str(exc))
         typer.echo(f"catalog: {stats}")

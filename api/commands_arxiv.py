@@ -160,6 +160,10 @@ def register(app, load_app, connect, fail) -> None:
             list[str] | None,
             typer.Option("--full-text", help="ID=FILE: a report's full text to read stated methods from"),
         ] = None,
+        facts: Annotated[
+            Path | None,
+            typer.Option("--facts", help="a facts file (JSON Lines); default: the one shipped with Uptake"),
+        ] = None,
         store: StoreOption = None,
     ) -> None:
         """Technical reports of large open-weight models and the RL methods they state they used."""
@@ -173,7 +177,7 @@ def register(app, load_app, connect, fail) -> None:
             texts[arxiv_id] = Path(path)
         with connect(store) as s:
             try:
-                stats = load_reports(s, full_texts=texts)
+                stats = load_reports(s, full_texts=texts, **({"path": facts} if facts else {}))
             except (ReportError, ValueError) as exc:
                 fail(str(exc))
             typer.echo(f"reports: {stats}")
