@@ -43,11 +43,15 @@ def _framework(catalog, name: str, fail):
     return entry
 
 
-def _mine(store, entry, repo: Path | None, methods, workers, fail, fetch: bool) -> None:
-    from ..loaders.git import GitError, clone_or_fetch, mine_framework
+def _mine(
+    store, entry, repo: Path | None, methods, workers, fail, fetch: bool, unshallow: bool = False
+) -> None:
+    from ..loaders.git import GitError, clone_or_fetch, fetch_full_history, mine_framework
 
     try:
         path = repo if repo is not None else (clone_or_fetch(entry.repo) if fetch else None)
+        if unshallow and path is not None and fetch_full_history(path):
+            typer.echo(f"{entry.slug}: fetched the whole history of the shallow clone {path}", err=True)
         with progress_bar(f"mining {entry.slug}") as advance:
             result = mine_framework(store, entry.slug, path, methods, workers=workers, progress=advance)
     except GitError as exc:
@@ -67,12 +71,18 @@ def register(app, load_app, connect, fail) -> None:
         ] = None,
         store: StoreOption = None,
         workers: WorkersOption = None,
+        unshallow: Annotated[
+            bool,
+            typer.Option("--unshallow", help="a shallow clone: fetch its whole history first (network)"),
+        ] = False,
     ) -> None:
         """Mine one framework's git history (new commits only after the first run)."""
         catalog = _catalog(fail)
         entry = _framework(catalog, framework, fail)
         with connect(store) as s:
-            _mine(s, entry, repo, list(catalog.methods.values()), workers, fail, fetch=True)
+            _mine(
+                s, entry, repo, list(catalog.methods.values()), workers, fail, fetch=True, unshallow=unshallow
+            )
 
     @app.command("update")
     def update(

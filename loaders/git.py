@@ -47,6 +47,10 @@ class MissingObjectError(GitError):
         self.sha = sha
 
 
+class ShallowCloneError(GitError):
+    """A shallow clone: mined, it would date every first implementation wrongly."""
+
+
 _MISSING = re.compile(r"unable to read ([0-9a-f]{40})|missing blob object '?([0-9a-f]{40})")
 
 
@@ -84,7 +88,32 @@ def resolve_repository(path: str | Path) -> Path:
     )
     if head.returncode != 0:
         raise GitError(f"{p}: HEAD does not resolve to a commit (empty or corrupt repository)")
+    if is_shallow(git_dir):
+        raise ShallowCloneError(
+            f"{p} is a shallow clone: its older history is cut off, so every first implementation found "
+            f"in it would be wrong; fetch the whole history with `git -C {p} fetch --unshallow` "
+            "(or pass --unshallow to let Uptake fetch it)"
+        )
     return git_dir
+
+
+def is_shallow(git_dir: Path | str) -> bool:
+    """Whether a copy holds only the latest commits (`git clone --depth`)."""
+    return _git(git_dir, "rev-parse", "--is-shallow-repository").strip() == "true"
+
+
+def fetch_full_history(path: str | Path) -> bool:
+    """Deepen a shallow clone to its whole history (network); False when it was complete already."""
+    p = Path(path).expanduser()
+    git_dir = _git(p / ".git" if (p / ".git").exists() else p, "rev-parse", "--absolute-git-dir").strip()
+    if not is_shallow(git_dir):
+        return False
+    proc = subprocess.run(
+        ["git", "--git-dir", git_dir, "fetch", "--unshallow", "--tags"], capture_output=True, text=True
+    )
+    if proc.returncode != 0:
+        raise GitError(f"fetching the whole history of {p} failed: {proc.stderr.strip()[:300]}")
+    return True
 
 
 def default_cache_dir() -> Path:
