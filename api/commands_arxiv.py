@@ -113,6 +113,7 @@ def register(app, load_app, connect, fail) -> None:
                 "or --offline (the cache)"
             )
         analyze = catalog_analyzer()
+        partial = False  # whether an error may leave the papers read before it written
         with connect(store) as s:
             try:
                 if snapshot or atom or offline:
@@ -131,6 +132,7 @@ def register(app, load_app, connect, fail) -> None:
                         "skipped --ids/--query: --offline given (the cached responses were loaded instead)"
                     )
                 elif online:
+                    partial = True
                     fetcher = ArxivFetcher(cache, api_url=api_url or DEFAULT_API_URL)
                     if wanted:
                         with progress_bar("papers by id", total=len(wanted)) as advance:
@@ -152,7 +154,8 @@ def register(app, load_app, connect, fail) -> None:
                             )
                         typer.echo(f"arxiv query: {stats} ({fetcher.requests_made} API requests)")
             except ArxivLoadError as exc:
-                fail(f"{exc} (papers read before it were loaded)")
+                # Offline inputs are checked whole before writing; API pages are written as they come.
+                fail(f"{exc} (papers read before it were loaded)" if partial else str(exc))
 
     @load_app.command("reports")
     def load_reports_command(

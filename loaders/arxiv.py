@@ -641,6 +641,16 @@ class OfflineLoad(WriteStats):
         return ". ".join(parts + self.skipped)
 
 
+def check_inputs(readers: Iterable[Callable[[], Iterator[PaperRecord]]]) -> None:
+    """Read every offline input once, to the end, before any is written: bad input writes nothing.
+
+    Parsing is a few percent of a load (screening and writing are the rest), so the second read is cheap.
+    """
+    for read in readers:
+        for _ in read():
+            pass
+
+
 def _env_paths(name: str) -> list[str]:
     return [p for p in os.environ.get(name, "").split(os.pathsep) if p]
 
@@ -679,6 +689,7 @@ def load_papers_offline(
             "load some with `uptake load arxiv --snapshot FILE | --atom DIR | --ids ... | --query ...`"
         )
         return result
+    check_inputs(read for _, read in inputs)
     analyze = analyze or catalog_analyzer()
     for name, read in inputs:
         result += load_papers(store, read(), analyze, progress=progress)
