@@ -210,10 +210,14 @@ def read_snapshot(path: str | Path) -> Iterator[PaperRecord]:
     A line is read in bounded chunks and refused past `MAX_LINE_BYTES`.
     """
     path = Path(path)
+    papers = 0
     with _arxiv_errors():
         for number, line in read_lines(path):
             if line.strip():
+                papers += 1
                 yield parse_snapshot_line(line, f"{path}:{number}")
+    if not papers:
+        raise ArxivLoadError(path, "no papers in it (an empty snapshot)")
 
 
 # -- Atom responses of the API -----------------------------------------------
@@ -289,7 +293,10 @@ def atom_files(directory: str | Path) -> list[Path]:
 
 
 def read_atom_dir(directory: str | Path) -> Iterator[PaperRecord]:
-    for path in atom_files(directory):
+    files = atom_files(directory)
+    if not files:
+        raise ArxivLoadError(directory, "no saved Atom responses (*.atom or *.xml files) in it")
+    for path in files:
         with _arxiv_errors():
             content = read_bytes(path, max_bytes=MAX_ATOM_BYTES)
         yield from parse_atom(content, str(path))

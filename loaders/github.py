@@ -423,12 +423,20 @@ MAX_DUMP_FILE_BYTES = 1 << 30  # one saved list, read whole: all comments of a l
 
 def _dump_values(path: Path) -> Iterator[tuple[int, Any]]:
     """(line, value) of each item of a dump file: JSON Lines, or pages as `gh api --paginate` saves them."""
-    if path.suffix == ".jsonl":
-        for number, text in read_lines(path):
-            if text.strip():
-                yield number, json_line(text, path, number)
+    empty = DumpError(path, "empty file (an empty list is saved as [])")
+    if path.suffix != ".jsonl":
+        text = read_text(path, max_bytes=MAX_DUMP_FILE_BYTES)
+        if not text.strip():
+            raise empty
+        yield from json_items(text, path)
         return
-    yield from json_items(read_text(path, max_bytes=MAX_DUMP_FILE_BYTES), path)
+    lines = 0
+    for number, text in read_lines(path):
+        if text.strip():
+            lines += 1
+            yield number, json_line(text, path, number)
+    if not lines:
+        raise empty
 
 
 def read_dump(folder: Path) -> RawThreads:

@@ -43,7 +43,7 @@ def _chunks(stream: BinaryIO, path: Path) -> Iterator[bytes]:
         while chunk := stream.read(_CHUNK):
             yield chunk
     except gzip.BadGzipFile as exc:
-        raise InputError(path, f"not a gzip file ({exc})") from None
+        raise InputError(path, f"not a valid gzip file ({exc})") from None
     except EOFError:
         raise InputError(path, "the gzip data is cut short (truncated file)") from None
     except zlib.error as exc:

@@ -101,11 +101,14 @@ def read_report_facts(path: str | Path = REPORTS_FILE) -> list[ReportFacts]:
     """Every report in the facts file; the whole file is checked before anything is used."""
     path = Path(path)
     try:
-        return [_facts(obj, path, number) for number, obj in json_objects(path)]
+        facts = [_facts(obj, path, number) for number, obj in json_objects(path)]
     except ReportError:
         raise
     except InputError as exc:
         raise ReportError(exc.source, exc.message, line=exc.line, field=exc.field) from None
+    if not facts:
+        raise ReportError(path, "no reports in it (an empty facts file)")
+    return facts
 
 
 def organization_slug(name: str, organizations: Iterable = ()) -> str:
