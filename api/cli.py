@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
+import click
 import typer
 from typer.core import TyperGroup
 
@@ -28,7 +29,7 @@ class _UserErrorsAsOneLine(TyperGroup):
         try:
             return super().invoke(ctx)
         except InputError as exc:
-            if ctx.params.get("debug"):
+            if _debugging():
                 raise
             typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
             raise typer.Exit(1) from None
@@ -52,7 +53,14 @@ def _global_options(
     """Uptake: how RL post-training methods travel from papers into frameworks."""
 
 
+def _debugging() -> bool:
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx and ctx.find_root().params.get("debug"))
+
+
 def fail(message: str) -> None:
+    if _debugging() and sys.exc_info()[1] is not None:
+        raise  # fail() is called in an except block: --debug shows the error being handled
     typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
     raise typer.Exit(1)
 

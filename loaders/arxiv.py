@@ -98,6 +98,8 @@ def _arxiv_errors() -> Iterator[None]:
 
 
 def _id_or_fail(value: Any, origin: str) -> str:
+    if value is None:
+        raise ArxivLoadError(origin, "is missing", field="id")
     if not isinstance(value, str):
         raise ArxivLoadError(origin, f"must be a string, got {json_type(value)}", field="id")
     try:
@@ -179,7 +181,9 @@ def parse_snapshot_line(line: str, origin: str) -> PaperRecord:
         raise ArxivLoadError(origin, f"expected a JSON object, got {json_type(obj)}")
     arxiv_id = _id_or_fail(obj.get("id"), origin)
     title = obj.get("title")
-    if not isinstance(title, str) or not title.strip():
+    if title is not None and not isinstance(title, str):
+        raise ArxivLoadError(origin, f"must be a string, got {json_type(title)}", field="title")
+    if not title or not title.strip():
         raise ArxivLoadError(origin, "is missing or empty", field="title")
     categories = obj.get("categories") or ""
     if not isinstance(categories, str):
