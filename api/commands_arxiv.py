@@ -22,13 +22,14 @@ def _date(value: str | None, option: str, fail) -> dt.date | None:
 
 
 def _ids(ids: list[str], ids_file: Path | None, fail) -> list[str]:
+    from ..loaders.input_files import read_text
     from ..loaders.link.arxiv_ids import ArxivIdError, normalize_arxiv_id
 
     raw = [part for value in ids for part in value.replace(",", " ").split()]
     if ids_file is not None:
         if not ids_file.is_file():
-            fail(f"--ids-file: no such file {ids_file}")
-        for number, line in enumerate(ids_file.read_text(encoding="utf-8").splitlines(), start=1):
+            fail(f"{ids_file}: no such file (--ids-file)")
+        for number, line in enumerate(read_text(ids_file).splitlines(), start=1):
             if line.strip() and not line.lstrip().startswith("#"):
                 raw.append(f"{line.strip()}\t{ids_file}:{number}")
     out = []

@@ -236,6 +236,25 @@ def _(d):
     return ["load", "arxiv", "--snapshot", str(d)], [str(d), "is a directory"]
 
 
+def ids_file_case(name: str, content: bytes, *expected: str) -> None:
+    def make(d: Path):
+        path = d / "ids.txt"
+        path.write_bytes(content)
+        args = ["load", "arxiv", "--ids-file", str(path), "--cache", str(d / "cache")]
+        return args, [str(path) + e if e.startswith(":") else e for e in expected]
+
+    CASES[f"ids-file-{name}"] = make
+
+
+ids_file_case("bad-id", b"2503.14476\nbanana\n", ":2:", "not an arXiv id")
+ids_file_case("invalid-utf8", b"2503.14476\n" + INVALID_UTF8 + b"\n", ":2:", "UTF-8")
+
+
+@case("ids-file-missing")
+def _(d):
+    return ["load", "arxiv", "--ids-file", str(d / "nope.txt")], [str(d / "nope.txt"), "no such file"]
+
+
 # -- arXiv Atom responses ---------------------------------------------------------------------------
 
 ATOM = """<?xml version="1.0" encoding="UTF-8"?>
