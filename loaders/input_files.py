@@ -12,6 +12,7 @@ import gzip
 import json
 import zlib
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -38,10 +39,11 @@ def _open_binary(path: Path) -> BinaryIO:
         raise InputError(path, f"cannot be opened ({exc.strerror})") from None
 
 
-def _chunks(stream: BinaryIO, path: Path) -> Iterator[bytes]:
+@contextmanager
+def _reading(path: Path) -> Iterator[None]:
+    """Low-level read failures of `path` as input errors."""
     try:
-        while chunk := stream.read(_CHUNK):
-            yield chunk
+        yield
     except gzip.BadGzipFile as exc:
         raise InputError(path, f"not a valid gzip file ({exc})") from None
     except EOFError:
@@ -63,23 +65,20 @@ def decode_line(raw: bytes, path: str | Path, line: int) -> str:
 
 
 def read_lines(path: str | Path, *, max_line: int = MAX_LINE_BYTES) -> Iterator[tuple[int, str]]:
-    """(line number, text) of every line of a plain or .gz file, each at most `max_line` bytes."""
+    """(line number, text) of every line of a plain or .gz file, each at most `max_line` bytes.
+
+    `readline` with a size reads no more than that, so an overlong line costs `max_line` bytes of memory.
+    """
     path = Path(path)
-    with _open_binary(path) as stream:
-        pending = b""
-        number = 1
-        for chunk in _chunks(stream, path):
-            pending += chunk
-            *complete, pending = pending.split(b"\n")
-            for raw in complete:
-                if len(raw) > max_line:
-                    raise _overlong(path, max_line, number)
-                yield number, decode_line(raw, path, number)
-                number += 1
-            if len(pending) > max_line:
+    with _open_binary(path) as stream, _reading(path):
+        number = 0
+        while raw := stream.readline(max_line + 1):
+            number += 1
+            if raw.endswith(b"\n"):
+                raw = raw[:-1]
+            elif len(raw) > max_line:
                 raise _overlong(path, max_line, number)
-        if pending:
-            yield number, decode_line(pending, path, number)
+            yield number, decode_line(raw, path, number)
 
 
 def _overlong(path: Path, max_line: int, line: int) -> InputError:
@@ -104,8 +103,8 @@ def read_bytes(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES) -> bytes:
     path = Path(path)
     parts: list[bytes] = []
     size = 0
-    with _open_binary(path) as stream:
-        for chunk in _chunks(stream, path):
+    with _open_binary(path) as stream, _reading(path):
+        while chunk := stream.read(_CHUNK):
             size += len(chunk)
             if size > max_bytes:
                 raise InputError(path, f"larger than the limit of {_mebibytes(max_bytes)}")
