@@ -1,7 +1,7 @@
 """Reading input files within limits, turning every low-level failure into an `InputError`.
 
-Lines are read in bounded chunks, so an overlong line is refused after at most
-`max_line` bytes were read, never after it was held whole in memory. Gzip
+Lines are read with a bounded `readline`, so an overlong line is refused after
+at most `max_line` bytes were read, never after it was held whole in memory. Gzip
 files are recognised by their suffix; a file that is not gzip, or is cut
 short, is named as such. Text must be UTF-8; the error gives line and column.
 """
@@ -19,7 +19,7 @@ from typing import Any, BinaryIO
 from .input_error import InputError
 
 MAX_LINE_BYTES = 1 << 20  # one JSON Lines record; a GitHub item or arXiv record is a few kB
-MAX_FILE_BYTES = 64 << 20  # a file read whole (a catalog, an Atom response, a facts list)
+MAX_FILE_BYTES = 64 << 20  # a file read whole (a full text, a list of ids)
 _CHUNK = 1 << 16
 INT64_MAX = (1 << 63) - 1
 
@@ -154,14 +154,3 @@ def check_known_fields(
     for name in obj:
         if name not in allowed:
             raise InputError(path, "unknown field", line=line, field=name)
-
-
-def check_int64(value: Any, path: str | Path, field: str, *, line: int | None = None, item=None) -> int:
-    """A JSON integer the store can hold (64-bit signed)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(
-            path, f"must be an integer, got {json_type(value)}", line=line, item=item, field=field
-        )
-    if not -INT64_MAX - 1 <= value <= INT64_MAX:
-        raise InputError(path, "out of range (beyond a 64-bit integer)", line=line, item=item, field=field)
-    return value
