@@ -7,19 +7,39 @@ Every command takes its store from --store, else $UPTAKE_STORE, else
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
+import click
 import typer
+from typer.core import TyperGroup
 
 from ..graph.store import StoreError, open_store
+from ..loaders.input_error import InputError
 from ..queries import QueryError, load_queries, parse_params
 from ..queries.run import bind_params, run_query, stored_query
 from . import commands_arxiv, commands_git, commands_github, commands_serve, commands_viz
 from .display import print_report, print_rows, progress_bar
 from .options import FormatOption, StoreOption
 
+
+class _UserErrorsAsOneLine(TyperGroup):
+    """Bad input ends in one line naming file, line and field, exit status 1; `--debug` shows why."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:
+            if _debugging():
+                raise
+            typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
+            raise typer.Exit(1) from None
+
+
 app = typer.Typer(
-    help="Uptake: how RL post-training methods travel from papers into frameworks.", no_args_is_help=True
+    help="Uptake: how RL post-training methods travel from papers into frameworks.",
+    no_args_is_help=True,
+    cls=_UserErrorsAsOneLine,
 )
 db_app = typer.Typer(help="Create, inspect and empty a store.", no_args_is_help=True)
 load_app = typer.Typer(help="Run one loader into a store.", no_args_is_help=True)
@@ -27,7 +47,21 @@ app.add_typer(db_app, name="db")
 app.add_typer(load_app, name="load")
 
 
+@app.callback()
+def _global_options(
+    debug: Annotated[bool, typer.Option("--debug", help="show the traceback of an input error")] = False,
+) -> None:
+    """Uptake: how RL post-training methods travel from papers into frameworks."""
+
+
+def _debugging() -> bool:
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx and ctx.find_root().params.get("debug"))
+
+
 def fail(message: str) -> None:
+    if _debugging() and sys.exc_info()[1] is not None:
+        raise  # fail() is called in an except block: --debug shows the error being handled
     typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
     raise typer.Exit(1)
 
@@ -83,14 +117,19 @@ def db_schema() -> None:
 
 
 @load_app.command("catalog")
-def load_catalog_command(store: StoreOption = None) -> None:
+def load_catalog_command(
+    store: StoreOption = None,
+    folder: Annotated[
+        Path | None, typer.Option("--folder", help="a catalog folder; default: the one shipped with Uptake")
+    ] = None,
+) -> None:
     """The method and framework catalog shipped with Uptake."""
     from ..loaders.catalog import CatalogError
     from ..sync.catalog import sync_catalog
 
     with connect(store) as s:
         try:
-            report = sync_catalog(s)
+            report = sync_catalog(s, folder)
         except CatalogError as exc:
             fail(str(exc))
         print_report(report)

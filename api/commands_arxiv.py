@@ -22,13 +22,14 @@ def _date(value: str | None, option: str, fail) -> dt.date | None:
 
 
 def _ids(ids: list[str], ids_file: Path | None, fail) -> list[str]:
+    from ..loaders.input_files import read_text
     from ..loaders.link.arxiv_ids import ArxivIdError, normalize_arxiv_id
 
     raw = [part for value in ids for part in value.replace(",", " ").split()]
     if ids_file is not None:
         if not ids_file.is_file():
-            fail(f"--ids-file: no such file {ids_file}")
-        for number, line in enumerate(ids_file.read_text(encoding="utf-8").splitlines(), start=1):
+            fail(f"{ids_file}: no such file (--ids-file)")
+        for number, line in enumerate(read_text(ids_file).splitlines(), start=1):
             if line.strip() and not line.lstrip().startswith("#"):
                 raw.append(f"{line.strip()}\t{ids_file}:{number}")
     out = []
@@ -113,6 +114,7 @@ def register(app, load_app, connect, fail) -> None:
                 "or --offline (the cache)"
             )
         analyze = catalog_analyzer()
+        partial = False  # whether an error may leave the papers read before it written
         with connect(store) as s:
             try:
                 if snapshot or atom or offline:
@@ -131,6 +133,7 @@ def register(app, load_app, connect, fail) -> None:
                         "skipped --ids/--query: --offline given (the cached responses were loaded instead)"
                     )
                 elif online:
+                    partial = True
                     fetcher = ArxivFetcher(cache, api_url=api_url or DEFAULT_API_URL)
                     if wanted:
                         with progress_bar("papers by id", total=len(wanted)) as advance:
@@ -154,13 +157,18 @@ def register(app, load_app, connect, fail) -> None:
                         result.sources.append(f"arXiv query ({fetcher.requests_made} API requests)")
                         print_report(result)
             except ArxivLoadError as exc:
-                fail(f"{exc} (papers read before it were loaded)")
+                # Offline inputs are checked whole before writing; API pages are written as they come.
+                fail(f"{exc} (papers read before it were loaded)" if partial else str(exc))
 
     @load_app.command("reports")
     def load_reports_command(
         full_text: Annotated[
             list[str] | None,
             typer.Option("--full-text", help="ID=FILE: a report's full text to read stated methods from"),
+        ] = None,
+        facts: Annotated[
+            Path | None,
+            typer.Option("--facts", help="a facts file (JSON Lines); default: the one shipped with Uptake"),
         ] = None,
         store: StoreOption = None,
     ) -> None:
@@ -177,7 +185,7 @@ def register(app, load_app, connect, fail) -> None:
             texts[arxiv_id] = Path(path)
         with connect(store) as s:
             try:
-                report = sync_reports(s, full_texts=texts)
+                report = sync_reports(s, full_texts=texts, **({"path": facts} if facts else {}))
             except (ReportError, ValueError) as exc:
                 fail(str(exc))
             print_report(report)

@@ -27,12 +27,14 @@ def _selected(catalog, slugs: list[str] | None, fail):
     return [framework_entry(catalog, slug, fail) for slug in slugs]
 
 
-def _mine(store, entry, repo: Path | None, methods, workers, fail) -> None:
-    from ..loaders.repository import GitError, clone_or_fetch
+def _mine(store, entry, repo: Path | None, methods, workers, fail, unshallow: bool = False) -> None:
+    from ..loaders.repository import GitError, clone_or_fetch, fetch_full_history
     from ..sync.git import sync_git
 
     try:
         path = repo if repo is not None else clone_or_fetch(entry.repo)
+        if unshallow and fetch_full_history(path):
+            typer.echo(f"{entry.slug}: fetched the whole history of the shallow clone {path}", err=True)
         with progress_bar(f"mining {entry.slug}") as advance:
             report = sync_git(store, entry.slug, path, methods, workers=workers, progress=advance)
     except GitError as exc:
@@ -52,12 +54,16 @@ def register(app, load_app, connect, fail) -> None:
         ] = None,
         store: StoreOption = None,
         workers: WorkersOption = None,
+        unshallow: Annotated[
+            bool,
+            typer.Option("--unshallow", help="a shallow clone: fetch its whole history first (network)"),
+        ] = False,
     ) -> None:
         """Mine one framework's git history (new commits only after the first run)."""
         catalog = read_catalog_or_fail(fail)
         entry = framework_entry(catalog, framework, fail)
         with connect(store) as s:
-            _mine(s, entry, repo, list(catalog.methods.values()), workers, fail)
+            _mine(s, entry, repo, list(catalog.methods.values()), workers, fail, unshallow=unshallow)
 
     @app.command("update")
     def update(

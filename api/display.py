@@ -53,9 +53,11 @@ def print_rows(rows: list[dict[str, Any]], fmt: str = "table") -> None:
 
 @contextmanager
 def progress_bar(description: str, total: int | None = None) -> Iterator[Callable[[int], None]]:
-    """A progress bar on a terminal; a few plain lines elsewhere (CI logs stay short)."""
+    """A progress bar on a terminal; elsewhere one plain line once done (CI logs stay short).
+
+    Nothing is printed before the work succeeds, so a failure shows only its one-line error.
+    """
     if not sys.stderr.isatty():
-        print(f"{description} ...", file=sys.stderr)
         done = [0]
         yield lambda n: done.__setitem__(0, done[0] + n)
         print(f"{description}: {done[0]} done", file=sys.stderr)

@@ -17,19 +17,21 @@ from __future__ import annotations
 
 import datetime as dt
 import email.utils
-import gzip
 import hashlib
 import json
 import os
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..graph.records import Edge, Evidence, Node, Record
 from .cache import arxiv_cache_dir
+from .input_error import InputError
+from .input_files import json_line, json_type, read_bytes, read_lines
 from .link.arxiv_ids import ArxivIdError, normalize_arxiv_id, year_month
 from .link.paper_features import OrganizationMatcher, extract_features
 from .link.proposals import ProposalFinder
@@ -39,6 +41,7 @@ DEFAULT_API_URL = "https://export.arxiv.org/api/query?{}"
 DEFAULT_CATEGORIES = ("cs.LG", "cs.CL", "cs.AI")
 DEFAULT_KEYWORDS = ("reinforcement learning", "policy optimization", "RLHF", "RLVR", "GRPO", "PPO")
 WRITE_BATCH = 2_000
+MAX_ATOM_BYTES = 64 << 20  # one saved API response; a full page of 2,000 entries is about 5 MB
 
 _NS = {
     "atom": "http://www.w3.org/2005/Atom",
@@ -47,8 +50,8 @@ _NS = {
 }
 
 
-class ArxivLoadError(ValueError):
-    """Input that cannot be read; the message names the file and line (or the request)."""
+class ArxivLoadError(InputError):
+    """Input that cannot be read; the message names the file and line (or the request) and field."""
 
 
 @dataclass(frozen=True)
@@ -75,31 +78,55 @@ def _squash(text: str | None) -> str:
     return re.sub(r"\s+", " ", text or "").strip()
 
 
+@contextmanager
+def _arxiv_errors() -> Iterator[None]:
+    """A file-level input error as this loader's error, so `load_papers` writes what came before."""
+    try:
+        yield
+    except ArxivLoadError:
+        raise
+    except InputError as exc:
+        raise ArxivLoadError(exc.source, exc.message, line=exc.line, item=exc.item, field=exc.field) from None
+
+
 def _id_or_fail(value: Any, origin: str) -> str:
+    if value is None:
+        raise ArxivLoadError(origin, "is missing", field="id")
     if not isinstance(value, str):
-        raise ArxivLoadError(f"{origin}: field 'id' must be a string, got {value!r}")
+        raise ArxivLoadError(origin, f"must be a string, got {json_type(value)}", field="id")
     try:
         return normalize_arxiv_id(value)
     except ArxivIdError as exc:
-        raise ArxivLoadError(f"{origin}: field 'id': {exc}") from None
+        raise ArxivLoadError(origin, str(exc), field="id") from None
 
 
 # -- the metadata snapshot (JSON Lines) ---------------------------------------
 
 
+def _optional_text(obj: dict, name: str, origin: str) -> str | None:
+    value = obj.get(name)
+    if value is not None and not isinstance(value, str):
+        raise ArxivLoadError(origin, f"must be a string or null, got {json_type(value)}", field=name)
+    return value
+
+
 def _version_date(created: Any, origin: str) -> dt.date:
+    if not isinstance(created, str):
+        raise ArxivLoadError(
+            origin, f"'created' must be a date string, got {json_type(created)}", field="versions"
+        )
     try:
         return email.utils.parsedate_to_datetime(created).date()
-    except (TypeError, ValueError, IndexError):
-        raise ArxivLoadError(f"{origin}: field 'versions': unreadable date {created!r}") from None
+    except (TypeError, ValueError, IndexError, OverflowError):
+        raise ArxivLoadError(origin, f"unreadable date {created!r}", field="versions") from None
 
 
 def _first_version_date(versions: Any, origin: str) -> dt.date | None:
     if versions is None:
         return None
     if not isinstance(versions, list) or not all(isinstance(v, dict) for v in versions):
-        raise ArxivLoadError(f"{origin}: field 'versions' must be a list of {{version, created}} objects")
-    dates = [_version_date(v.get("created"), origin) for v in versions if v.get("created")]
+        raise ArxivLoadError(origin, "must be a list of {version, created} objects", field="versions")
+    dates = [_version_date(v.get("created"), origin) for v in versions if v.get("created") is not None]
     return min(dates) if dates else None
 
 
@@ -108,66 +135,85 @@ def _snapshot_authors(obj: dict, origin: str) -> tuple[tuple[str, ...], tuple[st
     parsed = obj.get("authors_parsed")
     names: list[str] = []
     if parsed is not None:
-        if not isinstance(parsed, list) or not all(isinstance(a, list) for a in parsed):
-            raise ArxivLoadError(f"{origin}: field 'authors_parsed' must be a list of [last, first, suffix]")
+        well_formed = isinstance(parsed, list) and all(
+            isinstance(a, list) and all(isinstance(p, str) for p in a) for a in parsed
+        )
+        if not well_formed:
+            raise ArxivLoadError(
+                origin, "must be a list of [last, first, suffix] strings", field="authors_parsed"
+            )
         for parts in parsed:
             last, first, suffix = (list(parts) + ["", "", ""])[:3]
             names.append(_squash(" ".join(p for p in (first, last, suffix) if p)))
-    raw = obj.get("authors") if isinstance(obj.get("authors"), str) else ""
+    raw = _optional_text(obj, "authors", origin) or ""
     affiliations = tuple(dict.fromkeys(_squash(a) for a in re.findall(r"\(([^()]{3,200})\)", raw)))
     return tuple(n for n in names if n), affiliations
 
 
-def parse_snapshot_line(line: str, origin: str) -> PaperRecord:
-    """One line of the arXiv metadata snapshot; `origin` is `file:line` for errors."""
+def _update_date(value: Any, origin: str) -> dt.date | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ArxivLoadError(origin, f"must be YYYY-MM-DD, got {json_type(value)}", field="update_date")
     try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise ArxivLoadError(f"{origin}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise ArxivLoadError(origin, f"must be YYYY-MM-DD, got {value!r}", field="update_date") from None
+
+
+def parse_snapshot_line(line: str, origin: str) -> PaperRecord:
+    """One line of the arXiv metadata snapshot; `origin` is `file:line` for errors.
+
+    Fields the snapshot adds later are ignored (it is arXiv's format, not ours);
+    every field that is read must have the documented type.
+    """
+    with _arxiv_errors():
+        obj = json_line(line, origin, None)
     if not isinstance(obj, dict):
-        raise ArxivLoadError(f"{origin}: expected a JSON object, got {type(obj).__name__}")
+        raise ArxivLoadError(origin, f"expected a JSON object, got {json_type(obj)}")
     arxiv_id = _id_or_fail(obj.get("id"), origin)
     title = obj.get("title")
-    if not isinstance(title, str) or not title.strip():
-        raise ArxivLoadError(f"{origin}: field 'title' is missing or empty")
+    if title is not None and not isinstance(title, str):
+        raise ArxivLoadError(origin, f"must be a string, got {json_type(title)}", field="title")
+    if not title or not title.strip():
+        raise ArxivLoadError(origin, "is missing or empty", field="title")
     categories = obj.get("categories") or ""
     if not isinstance(categories, str):
-        raise ArxivLoadError(f"{origin}: field 'categories' must be a space-separated string")
+        raise ArxivLoadError(origin, "must be a space-separated string", field="categories")
     cats = tuple(categories.split())
-    update = obj.get("update_date")
-    try:
-        updated = dt.date.fromisoformat(update) if update else None
-    except (TypeError, ValueError):
-        raise ArxivLoadError(f"{origin}: field 'update_date' must be YYYY-MM-DD, got {update!r}") from None
+    updated = _update_date(obj.get("update_date"), origin)
     authors, affiliations = _snapshot_authors(obj, origin)
+    abstract = _optional_text(obj, "abstract", origin)
+    comment = _optional_text(obj, "comments", origin)
     return PaperRecord(
         arxiv_id=arxiv_id,
         title=_squash(title),
-        abstract=_squash(obj.get("abstract") if isinstance(obj.get("abstract"), str) else ""),
+        abstract=_squash(abstract),
         authors=authors,
         affiliations=affiliations,
         categories=cats,
         primary_category=cats[0] if cats else None,
         published_date=_first_version_date(obj.get("versions"), origin),
         updated_date=updated,
-        comment=_squash(obj.get("comments")) if isinstance(obj.get("comments"), str) else None,
+        comment=_squash(comment) if comment is not None else None,
         origin=origin,
     )
 
 
-def _open_text(path: Path):
-    return gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else path.open(encoding="utf-8")
-
-
 def read_snapshot(path: str | Path) -> Iterator[PaperRecord]:
-    """Stream a snapshot file (optionally .gz) one line at a time: memory stays flat."""
+    """Stream a snapshot file (optionally .gz) one line at a time: memory stays flat.
+
+    A line is read in bounded chunks and refused past `MAX_LINE_BYTES`.
+    """
     path = Path(path)
-    if not path.is_file():
-        raise ArxivLoadError(f"{path}: no such snapshot file")
-    with _open_text(path) as lines:
-        for number, line in enumerate(lines, start=1):
+    papers = 0
+    with _arxiv_errors():
+        for number, line in read_lines(path):
             if line.strip():
+                papers += 1
                 yield parse_snapshot_line(line, f"{path}:{number}")
+    if not papers:
+        raise ArxivLoadError(path, "no papers in it (an empty snapshot)")
 
 
 # -- Atom responses of the API -----------------------------------------------
@@ -184,20 +230,22 @@ def _atom_date(text: str, origin: str, name: str) -> dt.date | None:
     try:
         return dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00")).date()
     except ValueError:
-        raise ArxivLoadError(f"{origin}: <{name}> is not a timestamp: {text!r}") from None
+        raise ArxivLoadError(origin, f"<{name}> is not a timestamp: {text!r}", field=name) from None
 
 
 def _atom_entry(entry: ET.Element, origin: str) -> PaperRecord:
     entry_id = _atom_text(entry, "atom:id")
     if "api/errors" in entry_id:
         raise ArxivLoadError(
-            f"{origin}: the API answered with an error: {_squash(_atom_text(entry, 'atom:summary'))}"
+            origin, f"the API answered with an error: {_squash(_atom_text(entry, 'atom:summary'))}"
         )
     arxiv_id = _id_or_fail(entry_id, origin)
     authors, affiliations = [], []
     for author in entry.iterfind("atom:author", _NS):
         authors.append(_squash(_atom_text(author, "atom:name")))
         affiliations += [_squash(a.text) for a in author.iterfind("arxiv:affiliation", _NS) if a.text]
+    if not _squash(_atom_text(entry, "atom:title")):
+        raise ArxivLoadError(origin, "<title> is missing or empty", field="title")
     primary = entry.find("arxiv:primary_category", _NS)
     comment = _atom_text(entry, "arxiv:comment")
     return PaperRecord(
@@ -221,11 +269,11 @@ def parse_atom(content: bytes, source: str) -> list[PaperRecord]:
         root = ET.fromstring(content)
     except ET.ParseError as exc:
         line, column = exc.position
-        raise ArxivLoadError(f"{source}:{line}: malformed Atom (column {column}): {exc.msg}") from None
+        raise ArxivLoadError(source, f"malformed Atom (column {column}): {exc.msg}", line=line) from None
     if root.tag != f"{{{_NS['atom']}}}feed":
-        raise ArxivLoadError(f"{source}:1: not an Atom feed (root element {root.tag!r})")
+        raise ArxivLoadError(source, f"not an Atom feed (root element {root.tag!r})", line=1)
     return [
-        _atom_entry(entry, f"{source} entry {n}")
+        _atom_entry(entry, f"{source}: entry {n}")
         for n, entry in enumerate(root.iterfind("atom:entry", _NS), start=1)
     ]
 
@@ -233,14 +281,21 @@ def parse_atom(content: bytes, source: str) -> list[PaperRecord]:
 def atom_files(directory: str | Path) -> list[Path]:
     """Saved responses in name order (the fetcher names them by time, so newer wins)."""
     directory = Path(directory)
+    if directory.is_file():
+        raise ArxivLoadError(directory, "is a file, expected a directory of saved Atom responses")
     if not directory.is_dir():
-        raise ArxivLoadError(f"{directory}: no such directory of Atom responses")
+        raise ArxivLoadError(directory, "no such directory of saved Atom responses")
     return sorted(p for p in directory.rglob("*") if p.suffix in (".xml", ".atom") and p.is_file())
 
 
 def read_atom_dir(directory: str | Path) -> Iterator[PaperRecord]:
-    for path in atom_files(directory):
-        yield from parse_atom(path.read_bytes(), str(path))
+    files = atom_files(directory)
+    if not files:
+        raise ArxivLoadError(directory, "no saved Atom responses (*.atom or *.xml files) in it")
+    for path in files:
+        with _arxiv_errors():
+            content = read_bytes(path, max_bytes=MAX_ATOM_BYTES)
+        yield from parse_atom(content, str(path))
 
 
 # -- the API, through the arxiv package ---------------------------------------
@@ -268,7 +323,7 @@ class ArxivQuery:
             end = (self.submitted_to or dt.date(2099, 12, 31)).strftime("%Y%m%d") + "2359"
             parts.append(f"submittedDate:[{start} TO {end}]")
         if not parts:
-            raise ArxivLoadError("an arXiv query needs categories, keywords or a date window")
+            raise ArxivLoadError("arXiv query", "needs categories, keywords or a date window")
         return " AND ".join(parts)
 
 
@@ -334,7 +389,7 @@ class ArxivFetcher:
             return json.loads(self._state_path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
             raise ArxivLoadError(
-                f"{self._state_path}:{exc.lineno}: unreadable cache state ({exc.msg})"
+                self._state_path, f"unreadable cache state ({exc.msg})", line=exc.lineno
             ) from None
 
     def _save_state(self, state: dict) -> None:
@@ -393,7 +448,7 @@ class ArxivFetcher:
         try:
             yield from self.client.results(search)
         except self._arxiv.ArxivError as exc:
-            raise ArxivLoadError(f"arXiv API: {exc} after {self.client.num_retries} retries") from None
+            raise ArxivLoadError("arXiv API", f"{exc} after {self.client.num_retries} retries") from None
 
 
 class _RecordingSession:
@@ -521,3 +576,13 @@ def paper_node(paper: PaperRecord, extra: dict[str, Any] | None = None) -> Node:
     }
     props.update(extra or {})
     return Node("Paper", paper.arxiv_id, props, paper.origin)
+
+
+def check_inputs(readers: Iterable[Callable[[], Iterator[PaperRecord]]]) -> None:
+    """Read every offline input once, to the end, before any is written: bad input writes nothing.
+
+    Parsing is a few percent of a load (screening and writing are the rest), so the second read is cheap.
+    """
+    for read in readers:
+        for _ in read():
+            pass

@@ -11,7 +11,6 @@ record is written: a malformed row leaves a stored graph exactly as it was.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -19,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from ..graph.records import Edge, Evidence, Node, Record
+from .input_error import InputError
+from .input_files import json_objects
 
 DATA_FOLDER = Path(__file__).resolve().parent / "data"
 METHODS_FILE = "methods.jsonl"
@@ -95,7 +96,7 @@ def _spelling(name: str) -> str:
     return re.sub(r"[-_.\s]+", "-", name.strip().lower())
 
 
-class CatalogError(ValueError):
+class CatalogError(InputError):
     """A catalog row is malformed; the message names the file, the line and the field."""
 
 
@@ -104,34 +105,22 @@ class CatalogError(ValueError):
 
 @dataclass(frozen=True)
 class _Row:
-    file: str
+    file: Path
     line: int
     data: dict[str, Any]
 
     def fail(self, field: str, problem: str) -> CatalogError:
-        return CatalogError(f"{self.file} line {self.line}: field {field!r}: {problem}")
+        return CatalogError(self.file, problem, line=self.line, field=field)
 
 
 def _read_rows(folder: Path, name: str) -> list[_Row]:
     path = folder / name
+    if not path.exists():
+        raise CatalogError(path, "file not found")
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CatalogError(f"{name}: file not found in {folder}") from None
-    except UnicodeDecodeError as exc:
-        raise CatalogError(f"{name}: not UTF-8 ({exc.reason})") from None
-    rows = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CatalogError(f"{name} line {number}: not valid JSON ({exc.msg})") from None
-        if not isinstance(data, dict):
-            raise CatalogError(f"{name} line {number}: a row must be a JSON object")
-        rows.append(_Row(name, number, data))
-    return rows
+        return [_Row(path, number, data) for number, data in json_objects(path)]
+    except InputError as exc:
+        raise CatalogError(exc.source, exc.message, line=exc.line, field=exc.field) from None
 
 
 def _check_fields(row: _Row, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:

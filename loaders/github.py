@@ -30,6 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from ..graph.records import Edge, Evidence, Node, Record
+from .github_items import check_item, json_items
+from .input_error import InputError
+from .input_files import json_line, json_type, read_lines, read_text
 from .link.failures import classify_failure, failure_records
 from .link.fixes import commit_fix_edges, pull_request_fix_edges
 from .link.methods import MethodMatcher
@@ -53,8 +56,8 @@ class RateLimited(GitHubError):
         self.resume_at = resume_at
 
 
-class DumpError(ValueError):
-    """A dump file is not GitHub REST JSON; the message names the file and item."""
+class DumpError(InputError):
+    """A dump file is not GitHub REST JSON; the message names the file, line and field."""
 
 
 # -- raw JSON helpers ----------------------------------------------------------
@@ -414,51 +417,65 @@ class GitHubClient:
 # -- dumps saved by `gh api --paginate` ---------------------------------------
 
 
-def _json_values(text: str, path: Path) -> Iterator[Any]:
-    """Every top-level JSON value in `text`: `gh api --paginate` concatenates pages."""
-    decoder = json.JSONDecoder()
-    pos = 0
-    while True:
-        while pos < len(text) and text[pos].isspace():
-            pos += 1
-        if pos >= len(text):
-            return
-        try:
-            value, pos = decoder.raw_decode(text, pos)
-        except json.JSONDecodeError as exc:
-            line = text.count("\n", 0, exc.pos) + 1
-            raise DumpError(f"{path}:{line}: not JSON ({exc.msg})") from None
-        yield value
+MAX_DUMP_FILE_BYTES = 1 << 30  # one saved list, read whole: all comments of a large repository fit
+
+
+def _dump_values(path: Path) -> Iterator[tuple[int, Any]]:
+    """(line, value) of each item of a dump file: JSON Lines, or pages as `gh api --paginate` saves them."""
+    empty = DumpError(path, "empty file (an empty list is saved as [])")
+    if path.suffix != ".jsonl":
+        text = read_text(path, max_bytes=MAX_DUMP_FILE_BYTES)
+        if not text.strip():
+            raise empty
+        yield from json_items(text, path)
+        return
+    lines = 0
+    for number, text in read_lines(path):
+        if text.strip():
+            lines += 1
+            yield number, json_line(text, path, number)
+    if not lines:
+        raise empty
 
 
 def read_dump(folder: Path) -> RawThreads:
-    """Raw items from `*.json` (pages as saved by `gh api --paginate`) and `*.jsonl` files."""
+    """Raw items from `*.json` (pages as saved by `gh api --paginate`) and `*.jsonl` files.
+
+    Every item is checked (see `github_items`) before any is used.
+    """
     folder = Path(folder)
+    if folder.is_file():
+        raise DumpError(folder, "is a file, expected a folder of saved GitHub REST JSON")
     if not folder.is_dir():
-        raise DumpError(f"{folder}: not a folder of saved GitHub REST JSON")
+        raise DumpError(folder, "no such folder of saved GitHub REST JSON")
     raw = RawThreads()
     files = sorted([*folder.glob("*.json"), *folder.glob("*.jsonl")])
     files = [f for f in files if f.name != "state.json"]
     if not files:
-        raise DumpError(f"{folder}: no .json or .jsonl files")
-    for path in files:
-        text = path.read_text(encoding="utf-8")
-        values = (
-            (json.loads(line) for line in text.splitlines() if line.strip())
-            if path.suffix == ".jsonl"
-            else _json_values(text, path)
-        )
-        for index, value in enumerate(values):
-            for item in value if isinstance(value, list) else [value]:
-                kind = item_kind(item)
-                if kind is None:
-                    keys = ", ".join(sorted(item)[:8]) if isinstance(item, dict) else type(item).__name__
-                    raise DumpError(
-                        f"{path}: value {index} holds an item that is not an issue, pull request or "
-                        f"issue comment in GitHub REST format (keys: {keys})"
-                    )
-                raw.add(kind, item)
+        raise DumpError(folder, "no .json or .jsonl files")
+    try:
+        for path in files:
+            for line, value in _dump_values(path):
+                for item in value if isinstance(value, list) else [value]:
+                    raw.add(_checked_kind(item, path, line), item)
+    except DumpError:
+        raise
+    except InputError as exc:
+        raise DumpError(exc.source, exc.message, line=exc.line, field=exc.field) from None
     return raw.deduplicated()
+
+
+def _checked_kind(item: Any, path: Path, line: int) -> str:
+    kind = item_kind(item)
+    if kind is None:
+        keys = ", ".join(sorted(item)[:8]) if isinstance(item, dict) else json_type(item)
+        raise DumpError(
+            path,
+            f"not an issue, pull request or issue comment in GitHub REST format (keys: {keys})",
+            line=line,
+        )
+    check_item(item, kind, path, line)
+    return kind
 
 
 # -- raw JSON to records (pure) ------------------------------------------------

@@ -15,18 +15,20 @@ the same facts from live repositories.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from ..graph.records import Edge, Evidence, Node, Record
 from .git import RepositoryFacts, iso_seconds
+from .input_error import InputError
+from .input_files import INT64_MAX, check_known_fields, json_objects
 
 DATA_FOLDER = Path(__file__).resolve().parent.parent / "data" / "git"
 FILES = ("heads.jsonl", "releases.jsonl", "commits.jsonl", "links.jsonl")
 
 
-class ReleaseError(ValueError):
+class ReleaseError(InputError):
     """A data release file is missing or malformed; the message names the file, line and field."""
 
 
@@ -99,22 +101,68 @@ def write_release(all_facts: Iterable[RepositoryFacts], folder: Path | None = No
 # --- reading -------------------------------------------------------------------------------------
 
 
+# What each field of a release row must hold: a check and the words for the error.
+_TEXT = (lambda v: isinstance(v, str) and v != "", "a non-empty string")
+_DATE = (lambda v: isinstance(v, str) and iso_seconds(v) is not None, "an ISO timestamp")
+_COUNT = (lambda v: not isinstance(v, bool) and isinstance(v, int) and 0 <= v <= INT64_MAX, "a count")
+_FLAG = (lambda v: isinstance(v, bool), "true or false")
+_SHARE = (lambda v: not isinstance(v, bool) and isinstance(v, int | float) and 0 <= v <= 1, "a number 0-1")
+
+
+def _one_of(*allowed: str) -> tuple[Callable[[Any], bool], str]:
+    return (lambda v: v in allowed), "one of " + ", ".join(allowed)
+
+
+_COLUMNS: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
+    "releases.jsonl": {"framework": _TEXT, "tag": _TEXT, "date": _DATE, "commit": _TEXT},
+    "commits.jsonl": {
+        "framework": _TEXT,
+        "sha": _TEXT,
+        "author_date": _DATE,
+        "commit_date": _DATE,
+        "pr_number": _COUNT,
+        "files_changed": _COUNT,
+        "insertions": _COUNT,
+        "deletions": _COUNT,
+        "is_merge": _FLAG,
+        "first_release": _TEXT,
+        "excluded": _TEXT,
+    },
+    "links.jsonl": {
+        "sha": _TEXT,
+        "rel": _one_of("IMPLEMENTS", "MENTIONS"),
+        "label": _one_of("Method", "Paper"),
+        "key": _TEXT,
+        "source_kind": _TEXT,
+        "location": _TEXT,
+        "identifier": _TEXT,
+        "rule": _TEXT,
+        "confidence": _SHARE,
+    },
+}
+
+
 def _rows(folder: Path, name: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Checked rows of one release file: no unknown field, every field of its type or null."""
     path = folder / name
     if not path.exists():
-        raise ReleaseError(f"{path}: data release file not found; build it with `uptake release build`")
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ReleaseError(f"{name} line {number}: not JSON ({exc.msg})") from None
-            for field in required:
-                if row.get(field) in (None, ""):
-                    raise ReleaseError(f"{name} line {number}: field {field!r} is missing")
+        raise ReleaseError(path, "data release file not found; build it with `uptake release build`")
+    columns = _COLUMNS[name]
+    try:
+        for number, row in json_objects(path):
+            check_known_fields(row, columns, path, line=number)
+            for field, (valid, expected) in columns.items():
+                value = row.get(field)
+                if value is None:
+                    if field in required:
+                        raise ReleaseError(path, "is missing", line=number, field=field)
+                elif not valid(value):
+                    raise ReleaseError(path, f"must be {expected}, got {value!r}", line=number, field=field)
             yield number, row
+    except ReleaseError:
+        raise
+    except InputError as exc:
+        raise ReleaseError(exc.source, exc.message, line=exc.line, field=exc.field) from None
 
 
 def release_records(folder: Path | None = None) -> list[Record]:
@@ -163,12 +211,17 @@ def release_records(folder: Path | None = None) -> list[Record]:
             rid = release_ids.get((r["framework"], r["first_release"]))
             if rid is None:
                 raise ReleaseError(
-                    f"commits.jsonl line {n}: release {r['first_release']!r} is not in releases.jsonl"
+                    folder / "commits.jsonl",
+                    f"release {r['first_release']!r} is not in releases.jsonl",
+                    line=n,
+                    field="first_release",
                 )
             records.append(Edge("RELEASED_IN", ("Commit", r["sha"]), ("Release", rid), {}, origin))
     for n, r in _rows(folder, "links.jsonl", ("sha", "rel", "label", "key")):
         if r["sha"] not in framework_of:
-            raise ReleaseError(f"links.jsonl line {n}: commit {r['sha']} is not in commits.jsonl")
+            raise ReleaseError(
+                folder / "links.jsonl", f"commit {r['sha']} is not in commits.jsonl", line=n, field="sha"
+            )
         evidence = Evidence(
             r.get("source_kind"), r.get("location"), r.get("identifier"), r.get("rule"), r.get("confidence")
         )

@@ -10,7 +10,6 @@ sentence in which the report says it used the method.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -18,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ..graph.records import Edge, Evidence, Node, Record
+from .input_error import InputError
+from .input_files import check_known_fields, json_objects, json_type
 from .link.arxiv_ids import ArxivIdError, normalize_arxiv_id
 from .link.methods import MethodMatcher
 from .link.proposals import normalize_name, slugify
@@ -38,10 +39,11 @@ _USE_VERB = re.compile(
     r"introduc(?:e|es|ed))\b",
     re.IGNORECASE,
 )
+MAX_PARAMS_B = 1e5  # a hundred trillion parameters: anything larger is a typo
 _SENTENCE = re.compile(r"[^.!?]+[.!?]?")
 
 
-class ReportError(ValueError):
+class ReportError(InputError):
     """A facts line that cannot be used; names the file, line and field."""
 
 
@@ -56,29 +58,33 @@ class ReportFacts:
     origin: str
 
 
-def _facts(obj: Any, origin: str) -> ReportFacts:
-    if not isinstance(obj, dict):
-        raise ReportError(f"{origin}: expected a JSON object")
+def _facts(obj: dict[str, Any], path: Path, line: int) -> ReportFacts:
+    def fail(field: str, problem: str) -> ReportError:
+        return ReportError(path, problem, line=line, field=field)
+
+    check_known_fields(obj, _FIELDS, path, line=line)
     missing = [f for f in _FIELDS if f not in obj]
     if missing:
-        raise ReportError(f"{origin}: missing field {missing[0]!r}")
+        raise fail(missing[0], "missing")
+    if not isinstance(obj["arxiv_id"], str):
+        raise fail("arxiv_id", f"must be a string, got {json_type(obj['arxiv_id'])}")
     try:
-        arxiv_id = normalize_arxiv_id(str(obj["arxiv_id"]))
+        arxiv_id = normalize_arxiv_id(obj["arxiv_id"])
     except ArxivIdError as exc:
-        raise ReportError(f"{origin}: field 'arxiv_id': {exc}") from None
+        raise fail("arxiv_id", str(exc)) from None
     size = obj["largest_params_b"]
     if size is not None and (isinstance(size, bool) or not isinstance(size, int | float) or size <= 0):
-        raise ReportError(
-            f"{origin}: field 'largest_params_b' must be a positive number or null, got {size!r}"
-        )
+        raise fail("largest_params_b", f"must be a positive number or null, got {size!r}")
+    if size is not None and size > MAX_PARAMS_B:
+        raise fail("largest_params_b", f"{size!r} billion is beyond any model ({MAX_PARAMS_B:g} at most)")
     if not isinstance(obj["open_weights"], bool):
-        raise ReportError(f"{origin}: field 'open_weights' must be true or false")
+        raise fail("open_weights", "must be true or false")
     for name in ("organizations", "rl_methods_stated"):
         value = obj[name]
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-            raise ReportError(f"{origin}: field {name!r} must be a list of names")
+            raise fail(name, "must be a list of names")
     if not isinstance(obj["model_family"], str) or not obj["model_family"].strip():
-        raise ReportError(f"{origin}: field 'model_family' must be a non-empty string")
+        raise fail("model_family", "must be a non-empty string")
     return ReportFacts(
         arxiv_id=arxiv_id,
         model_family=obj["model_family"].strip(),
@@ -86,23 +92,21 @@ def _facts(obj: Any, origin: str) -> ReportFacts:
         largest_params_b=float(size) if size is not None else None,
         open_weights=obj["open_weights"],
         rl_methods_stated=tuple(obj["rl_methods_stated"]),
-        origin=origin,
+        origin=f"{path.name}:{line}",
     )
 
 
 def read_report_facts(path: str | Path = REPORTS_FILE) -> list[ReportFacts]:
     """Every report in the facts file; the whole file is checked before anything is used."""
     path = Path(path)
-    facts = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        origin = f"{path.name}:{number}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ReportError(f"{origin}: not valid JSON ({exc.msg})") from None
-        facts.append(_facts(obj, origin))
+    try:
+        facts = [_facts(obj, path, number) for number, obj in json_objects(path)]
+    except ReportError:
+        raise
+    except InputError as exc:
+        raise ReportError(exc.source, exc.message, line=exc.line, field=exc.field) from None
+    if not facts:
+        raise ReportError(path, "no reports in it (an empty facts file)")
     return facts
 
 

@@ -13,6 +13,10 @@ class GitError(RuntimeError):
     """A repository is missing, corrupt or unreadable; the message names it and says what to do."""
 
 
+class ShallowCloneError(GitError):
+    """A shallow clone: mined, it would date every first implementation wrongly."""
+
+
 def run_git(
     repo: Path | str,
     *args: str,
@@ -52,7 +56,27 @@ def resolve_repository(path: str | Path) -> Path:
     git_dir = Path(proc.stdout.strip())
     if not git_succeeds(git_dir, "rev-parse", "--verify", "HEAD^{commit}"):
         raise GitError(f"{p}: HEAD does not resolve to a commit (empty or corrupt repository)")
+    if is_shallow(git_dir):
+        raise ShallowCloneError(
+            f"{p} is a shallow clone: its older history is cut off, so every first implementation found "
+            f"in it would be wrong; fetch the whole history with `git -C {p} fetch --unshallow` "
+            "(or pass --unshallow to let Uptake fetch it)"
+        )
     return git_dir
+
+
+def is_shallow(git_dir: Path | str) -> bool:
+    """Whether a copy holds only the latest commits (`git clone --depth`)."""
+    return run_git(git_dir, "rev-parse", "--is-shallow-repository").strip() == "true"
+
+
+def fetch_full_history(path: str | Path) -> bool:
+    """Deepen a shallow clone to its whole history (network); False when it was complete already."""
+    git_dir = run_git(Path(path).expanduser(), "rev-parse", "--absolute-git-dir").strip()
+    if not is_shallow(git_dir):
+        return False
+    run_git(git_dir, "fetch", "--unshallow", "--tags")
+    return True
 
 
 def clone_or_fetch(repo: str, cache_dir: Path | None = None, url: str | None = None) -> Path:

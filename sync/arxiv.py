@@ -15,6 +15,7 @@ from ..loaders.arxiv import (
     PaperAnalysis,
     PaperRecord,
     catalog_analyzer,
+    check_inputs,
     paper_node,
     read_atom_dir,
     read_snapshot,
@@ -105,6 +106,7 @@ def sync_papers_offline(
             "load some with `uptake load arxiv --snapshot FILE | --atom DIR | --ids ... | --query ...`"
         )
         return report
+    check_inputs(read for _, read in inputs)
     analyze = analyze or catalog_analyzer()
     for name, read in inputs:
         report.add(sync_papers(store, read(), analyze, progress=progress).written)

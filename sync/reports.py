@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..graph.store import Store
+from ..loaders.input_files import read_text
 from ..loaders.link.arxiv_ids import normalize_arxiv_id
 from ..loaders.reports import REPORTS_FILE, catalog_entries, read_report_facts, report_records
 from .report import SyncReport
@@ -28,7 +29,7 @@ def sync_reports(
     rows = read_state(store, "paper-abstracts", {"ids": [f.arxiv_id for f in facts]})
     texts = {row["arxiv_id"]: ("abstract", row["abstract"]) for row in rows}
     for arxiv_id, file in (full_texts or {}).items():
-        texts[normalize_arxiv_id(arxiv_id)] = ("full text", Path(file).read_text(encoding="utf-8"))
+        texts[normalize_arxiv_id(arxiv_id)] = ("full text", read_text(file))
     report = SyncReport("model reports")
     report.add(store.write(list(report_records(facts, methods, organizations, texts))))
     report.notes.append(f"{len(facts)} reports, {len(rows)} with a stored abstract")

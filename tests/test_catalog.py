@@ -207,7 +207,7 @@ def test_malformed_method_row_is_named(tmp_path, methods, line, field, problem):
     with pytest.raises(CatalogError) as err:
         read_catalog(folder)
     message = str(err.value)
-    assert message.startswith(f"methods.jsonl line {line}: field {field!r}: "), message
+    assert message.startswith(f"{folder / 'methods.jsonl'}:{line}: field {field!r}: "), message
     assert problem in message
 
 
@@ -237,7 +237,7 @@ def test_malformed_framework_row_is_named(tmp_path, frameworks, field, problem):
     folder = write_catalog(tmp_path / "bad", frameworks=frameworks)
     with pytest.raises(CatalogError) as err:
         read_catalog(folder)
-    assert str(err.value).startswith(f"frameworks.jsonl line 1: field {field!r}: ")
+    assert str(err.value).startswith(f"{folder / 'frameworks.jsonl'}:1: field {field!r}: ")
     assert problem in str(err.value)
 
 
@@ -246,10 +246,10 @@ def test_invalid_json_and_bad_org_kind_are_named(tmp_path):
     (folder / "methods.jsonl").write_text(
         (folder / "methods.jsonl").read_text() + "\n{not json\n", encoding="utf-8"
     )
-    with pytest.raises(CatalogError, match=r"^methods\.jsonl line 5: not valid JSON"):
+    with pytest.raises(CatalogError, match=r"methods\.jsonl:5: not valid JSON"):
         read_catalog(folder)
     folder = write_catalog(tmp_path / "kind", orgs=[{"slug": "acme", "name": "Acme", "kind": "guild"}])
-    with pytest.raises(CatalogError, match=r"^organizations\.jsonl line 1: field 'kind': 'guild'"):
+    with pytest.raises(CatalogError, match=r"organizations\.jsonl:1: field 'kind': 'guild'"):
         read_catalog(folder)
 
 
@@ -298,7 +298,7 @@ def test_malformed_catalog_leaves_a_loaded_graph_unchanged(store, tmp_path):
     bad.update(slug="new-method", aliases=["new_method"], parent="no-such-method", change="other")
     lines.append(json.dumps(bad))
     (folder / "methods.jsonl").write_text("\n".join(lines) + "\n")
-    with pytest.raises(CatalogError, match=rf"methods\.jsonl line {len(lines)}: field 'parent'"):
+    with pytest.raises(CatalogError, match=rf"methods\.jsonl:{len(lines)}: field 'parent'"):
         sync_catalog(store, folder)
     assert store.counts() == before
     name = store.read("MATCH (m:Method {slug: $s}) RETURN m.name AS n", {"s": first["slug"]})

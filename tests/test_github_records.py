@@ -54,7 +54,7 @@ def test_malformed_dump_names_file_and_line(tmp_path):
     with pytest.raises(DumpError, match=r"issues\.json:3: not JSON"):
         read_dump(tmp_path)
     (tmp_path / "issues.json").write_text(json.dumps([{"login": "x"}]))
-    with pytest.raises(DumpError, match=r"issues\.json: value 0 .* not an issue"):
+    with pytest.raises(DumpError, match=r"issues\.json:1: not an issue"):
         read_dump(tmp_path)
 
 

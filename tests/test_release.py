@@ -66,7 +66,7 @@ def test_a_malformed_release_writes_nothing(release, store):
     lines = (folder / "links.jsonl").read_text().splitlines()
     lines[1] = '{"sha": "0000", "rel": "IMPLEMENTS", "label": "Method"}'
     (folder / "links.jsonl").write_text("\n".join(lines) + "\n")
-    with pytest.raises(ReleaseError, match=r"links.jsonl line 2: field 'key' is missing"):
+    with pytest.raises(ReleaseError, match=r"links.jsonl:2: field 'key': is missing"):
         sync_data_release(store, folder)
     assert store.read("MATCH (c:Commit) RETURN count(c) AS n") == [{"n": 0}]
     (folder / "releases.jsonl").unlink()

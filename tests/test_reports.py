@@ -40,7 +40,12 @@ def test_the_shipped_facts_agree_with_the_study(shared_data):
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ('{"arxiv_id": "2501.12948"}', "missing field 'model_family'"),
+        ('{"arxiv_id": "2501.12948"}', "field 'model_family': missing"),
+        (
+            '{"arxiv_id": "2501.12948", "model_family": "X", "organizations": [], "largest_params_b": 1, '
+            '"open_weights": true, "rl_methods_stated": [], "rl_method_stated": ["GRPO"]}',
+            "field 'rl_method_stated': unknown field",
+        ),
         (
             '{"arxiv_id": "nope", "model_family": "X", "organizations": [], "largest_params_b": 1, '
             '"open_weights": true, "rl_methods_stated": []}',
