@@ -132,7 +132,7 @@ def _free_port() -> int:
 
 def start_server(target: str, port: int) -> subprocess.Popen:
     code = (
-        "import sys, uvicorn; from uptake.api.app import create_app; "
+        "import sys, uvicorn; from uptake.api.http.app import create_app; "
         "uvicorn.run(create_app(sys.argv[1]), host='127.0.0.1', port=int(sys.argv[2]), log_level='warning')"
     )
     server = subprocess.Popen([sys.executable, "-c", code, target, str(port)], env=os.environ.copy())

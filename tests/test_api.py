@@ -8,8 +8,8 @@ import pytest
 from conftest import NEO4J_PASSWORD, NEO4J_USER
 from fastapi.testclient import TestClient
 from study_fixture import COMMITS, PAPERS, study_records
-from uptake.api.app import create_app
-from uptake.api.settings import ApiSettings
+from uptake.api.http.app import create_app
+from uptake.api.http.settings import ApiSettings
 from uptake.graph.records import Node
 from uptake.queries import load_queries
 

@@ -17,8 +17,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 from study_fixture import study_records
-from uptake.api.app import create_app
-from uptake.api.settings import ApiSettings
+from uptake.api.http.app import create_app
+from uptake.api.http.settings import ApiSettings
 from uptake.graph.store import open_store
 
 # The app opens its store on the first request, so the schema can be read now and the store filled below.

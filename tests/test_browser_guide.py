@@ -10,10 +10,10 @@ from conftest import NEO4J_PASSWORD, NEO4J_URI, NEO4J_USER, neo4j_store
 from fastapi.testclient import TestClient
 from headless_chromium import _missing, chromium_page, screenshot, serve_app
 from study_fixture import EXTENDS, study_records
-from uptake.api.app import create_app
-from uptake.api.browser_guide import guide_queries, params_command
-from uptake.api.graph_style import STYLES
-from uptake.api.settings import ApiSettings
+from uptake.api.http.app import create_app
+from uptake.api.http.browser_guide import guide_queries, params_command
+from uptake.api.http.settings import ApiSettings
+from uptake.api.views.graph_style import STYLES
 from uptake.graph.schema import NODE_TYPES
 from uptake.queries import load_queries
 

@@ -7,8 +7,8 @@ from conftest import NEO4J_PASSWORD, NEO4J_USER
 from fastapi.testclient import TestClient
 from headless_chromium import chromium_page, screenshot, serve_app
 from study_fixture import EXTENDS, study_records
-from uptake.api.app import create_app
-from uptake.api.settings import ApiSettings
+from uptake.api.http.app import create_app
+from uptake.api.http.settings import ApiSettings
 from uptake.graph.store import open_store
 
 SETTINGS = {"refresh_interval": 0, "connect_attempts": 1}

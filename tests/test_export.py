@@ -11,11 +11,12 @@ from conftest import NEO4J_PASSWORD, NEO4J_USER
 from headless_chromium import chromium_page, mermaid_js
 from study_fixture import COMMITS, EXTENDS, study_records
 from typer.testing import CliRunner
-from uptake.api import commands_viz
-from uptake.api.cli import connect, fail
-from uptake.api.export import export_graph, to_mermaid
-from uptake.api.graph_style import caption, shorten
-from uptake.api.models import Graph, GraphNode, GraphRelationship
+from uptake.api.cli import export as export_commands
+from uptake.api.cli.errors import fail
+from uptake.api.cli.options import connect
+from uptake.api.views.export import export_graph, to_mermaid
+from uptake.api.views.graph import Graph, GraphNode, GraphRelationship
+from uptake.api.views.graph_style import caption, shorten
 from uptake.queries.run import run_query
 
 
@@ -25,7 +26,7 @@ def cli(monkeypatch):
     monkeypatch.setenv("NEO4J_PASSWORD", NEO4J_PASSWORD)
     app = typer.Typer()
     app.command("noop")(lambda: None)  # a second command keeps `export` a named subcommand
-    commands_viz.register(app, typer.Typer(), connect, fail)
+    export_commands.register(app, typer.Typer(), connect, fail)
     runner = CliRunner()
 
     def run(*args: str):

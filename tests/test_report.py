@@ -9,8 +9,8 @@ import pytest
 import typer
 from study_fixture import COMMITS, FRAMEWORKS, MODEL_REPORTS, PAPERS, THREADS, study_records
 from typer.testing import CliRunner
-from uptake.api import cli, commands_serve
-from uptake.api.report import ReportError, StudyWindow, build_report
+from uptake.api.cli import errors, options, serve
+from uptake.api.views.report import ReportError, StudyWindow, build_report
 
 D = dt.date.fromisoformat
 
@@ -158,7 +158,7 @@ def test_report_command_writes_markdown_json_and_charts(tmp_path):
         s.write(study_records())
     app = typer.Typer()
     app.command("noop")(lambda: None)
-    commands_serve.register(app, None, cli.connect, cli.fail)
+    serve.register(app, None, options.connect, errors.fail)
     out = tmp_path / "out"
     run = CliRunner().invoke(
         app,

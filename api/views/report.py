@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..graph.records import EPOCH
-from ..graph.store import Store, StoreError
-from ..queries.run import run_query
+from ...graph.records import EPOCH
+from ...graph.store import Store, StoreError
+from ...queries.run import run_query
 
 WITHIN_DAYS = 180
 LARGE_POLICY_B = 30.0

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..graph.schema import NODE_TYPES
-from .models import Graph, GraphNode, GraphRelationship
+from ...graph.schema import NODE_TYPES
+from .graph import Graph, GraphNode, GraphRelationship
 
 EDGE_COLUMNS = ("source_label", "source_key", "type", "target_label", "target_key")
 _NAME_PROPS = ("name", "title", "subject", "symptom", "tag", "kind")

@@ -22,3 +22,6 @@ class ApiSettings(BaseSettings):
     """How often (seconds) a Ladybug store is checked for writes by another process."""
     connect_attempts: int = 5
     """Tries to reach the store before a request gives up (a Neo4j server may still be starting)."""
+    trusted_hosts: list[str] = ["localhost", "127.0.0.1", "::1", "testserver"]
+    """Host names requests may address (a JSON list; `["*"]` allows any): a guard against DNS rebinding.
+    `testserver` is the name the test client sends."""

@@ -24,9 +24,13 @@ def register(app, load_app, connect, fail) -> None:
         """Serve the HTTP API (stored queries, resources, read-only Cypher) over the store."""
         import uvicorn
 
-        from .app import ApiError, create_app
+        from ..http.app import ApiError, create_app
+        from ..http.settings import ApiSettings
 
-        api = create_app(store)
+        settings = ApiSettings()
+        if host not in ("0.0.0.0", "::"):  # the name it listens on is one clients may use
+            settings.trusted_hosts = [*settings.trusted_hosts, host]
+        api = create_app(store, settings)
         try:  # answer "store unavailable" now rather than on the first request
             api.state.holder.store()
         except ApiError as exc:
@@ -54,7 +58,7 @@ def register(app, load_app, connect, fail) -> None:
         ] = 2,
     ) -> None:
         """The study's measures for a paper window and a set of frameworks: Markdown, JSON and charts."""
-        from .report import ReportError, StudyWindow, build_report, write_report
+        from ..views.report import ReportError, StudyWindow, build_report, write_report
 
         try:
             window = StudyWindow(

@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+import datetime as dt
+import re
+from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
+
+from ..views.graph import Graph
 
 T = TypeVar("T")
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _iso_date(value: Any) -> Any:
+    # Pydantic would read "0" or 1700000000 as seconds since 1970; a date parameter takes a date only.
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return value
+    if isinstance(value, str) and _ISO_DATE.match(value):
+        return value
+    raise ValueError(f"must be a date YYYY-MM-DD, got {value!r}")
+
+
+IsoDate = Annotated[dt.date, BeforeValidator(_iso_date)]
+"""A date parameter given as YYYY-MM-DD, nothing else."""
 
 
 class ErrorBody(BaseModel):
@@ -28,29 +46,6 @@ class Page(BaseModel, Generic[T]):
     count: int
     limit: int
     offset: int
-
-
-class GraphNode(BaseModel):
-    id: str = Field(description="Label:key, unique in the graph")
-    label: str
-    key: str
-    name: str | None = None
-    properties: dict[str, Any] = Field(default_factory=dict)
-
-
-class GraphRelationship(BaseModel):
-    id: str = Field(description="source id, type and target id")
-    type: str
-    source: str
-    target: str
-    properties: dict[str, Any] = Field(default_factory=dict)
-
-
-class Graph(BaseModel):
-    """Nodes and relationships a graph view can draw as they are."""
-
-    nodes: list[GraphNode] = Field(default_factory=list)
-    relationships: list[GraphRelationship] = Field(default_factory=list)
 
 
 class QueryParamInfo(BaseModel):

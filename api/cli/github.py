@@ -50,9 +50,9 @@ def register(app, load_app, connect, fail) -> None:
         store: StoreOption = None,
     ) -> None:
         """Issues, pull requests and comments of one framework (token from $GITHUB_TOKEN)."""
-        from ..graph.store import StoreError
-        from ..loaders.github import DumpError, GitHubError
-        from ..sync.github import sync_github
+        from ...graph.store import StoreError
+        from ...loaders.github import DumpError, GitHubError
+        from ...sync.github import sync_github
         from .display import print_report, progress_bar
 
         slug, full_name, methods = _framework(framework, repo, fail)
@@ -90,10 +90,10 @@ def register(app, load_app, connect, fail) -> None:
         store: StoreOption = None,
     ) -> None:
         """Contribution rules of one framework, read from its git tree at HEAD."""
-        from ..graph.store import StoreError
-        from ..loaders.cache import clone_path
-        from ..loaders.rules import RulesError
-        from ..sync.rules import sync_rules
+        from ...graph.store import StoreError
+        from ...loaders.cache import clone_path
+        from ...loaders.rules import RulesError
+        from ...sync.rules import sync_rules
         from .display import print_report
 
         slug, full_name, _ = _framework(framework, repo, fail)

@@ -7,6 +7,9 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from ...graph.store import Store, StoreError, open_store
+from .errors import fail
+
 StoreOption = Annotated[
     str | None,
     typer.Option(
@@ -21,7 +24,7 @@ FormatOption = Annotated[str, typer.Option("--format", "-f", help="table, json o
 
 def read_catalog_or_fail(fail: Callable[[str], NoReturn]):
     """The shipped catalog, or the CLI's error naming the bad row."""
-    from ..loaders.catalog import CatalogError, read_catalog
+    from ...loaders.catalog import CatalogError, read_catalog
 
     try:
         return read_catalog()
@@ -36,3 +39,16 @@ def framework_entry(catalog, name: str, fail: Callable[[str], NoReturn]):
     if entry is None:
         fail(f"unknown framework {name!r}; known: {', '.join(sorted(catalog.frameworks))}")
     return entry
+
+
+def connect(store: str | None, *, read_only: bool = False) -> Store:
+    """The store a command works on: created if missing when writing, version-checked when reading."""
+    try:
+        s = open_store(store, read_only=read_only)
+        if not read_only:
+            s.init()
+        else:
+            s.check_version()
+        return s
+    except StoreError as exc:
+        fail(str(exc))

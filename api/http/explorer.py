@@ -2,7 +2,7 @@
 
 Everything it shows comes from stored queries run through the API's store
 holder; the page itself is plain HTML, CSS and JavaScript shipped in
-`api/static/` (no CDN, nothing to build), so `pip install` gives a working page
+`api/http/static/` (no CDN, nothing to build), so `pip install` gives a working page
 that needs no internet.
 """
 
@@ -16,11 +16,12 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from ..queries.run import QueryResult
-from .graph_style import STYLES, caption, evidence_url
-from .graph_view import lineage_graph, node_id
-from .models import Graph
-from .subgraph import query_graph
+from ...queries.run import QueryResult
+from ..views.graph import Graph
+from ..views.graph_style import STYLES, caption, evidence_url
+from ..views.graph_view import lineage_graph, node_id
+from ..views.subgraph import query_graph
+from .running import stored_result
 
 router = APIRouter(include_in_schema=False)
 
@@ -46,8 +47,6 @@ def _asset(name: str) -> bytes | None:
 
 
 def _run(request: Request, name: str, values: dict[str, Any]) -> QueryResult:
-    from .app import stored_result  # the app module imports this one
-
     state = request.app.state
     return stored_result(state.holder, state.settings, name, values)
 

@@ -29,9 +29,9 @@ def register(app, load_app, connect, fail) -> None:
         store: StoreOption = None,
     ) -> None:
         """Export a lineage, a path query's result or a whole framework as GraphML, GEXF, JSON or Mermaid."""
-        from ..queries import QueryError, parse_params
-        from .export import FORMATS, ExportError, export_graph
-        from .subgraph import framework_subgraph, query_subgraph
+        from ...queries import QueryError, parse_params
+        from ..views.export import FORMATS, ExportError, export_graph
+        from ..views.subgraph import framework_subgraph, query_subgraph
 
         if format not in FORMATS:
             fail(f"--format must be one of {', '.join(FORMATS)}, got {format!r}")

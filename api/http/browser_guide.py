@@ -23,9 +23,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse, Response
 
-from ..queries import StoredQuery, load_queries
-from ..queries.run import bind_params
-from .graph_style import grass
+from ...queries import StoredQuery, load_queries
+from ...queries.run import bind_params
+from ..views.graph_style import grass
 
 router = APIRouter(prefix="/browser", include_in_schema=False)
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..graph.store import Store
-from ..queries import QueryError
-from ..queries.run import run_query
+from ...graph.store import Store
+from ...queries import QueryError
+from ...queries.run import run_query
+from .graph import Graph, GraphNode, GraphRelationship
 from .graph_view import graph_from_rows, lineage_graph, node_id
-from .models import Graph, GraphNode, GraphRelationship
 
 # Column name -> the label of the node its value is the key of.
 NODE_COLUMNS: dict[str, str] = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..graph.schema import NODE_TYPES
+from ...graph.schema import NODE_TYPES
 
 TITLE_CHARS = 42
 SHA_CHARS = 7

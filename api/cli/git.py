@@ -28,8 +28,8 @@ def _selected(catalog, slugs: list[str] | None, fail):
 
 
 def _mine(store, entry, repo: Path | None, methods, workers, fail, unshallow: bool = False) -> None:
-    from ..loaders.repository import GitError, clone_or_fetch, fetch_full_history
-    from ..sync.git import sync_git
+    from ...loaders.repository import GitError, clone_or_fetch, fetch_full_history
+    from ...sync.git import sync_git
 
     try:
         path = repo if repo is not None else clone_or_fetch(entry.repo)
@@ -95,9 +95,9 @@ def register(app, load_app, connect, fail) -> None:
         workers: WorkersOption = None,
     ) -> None:
         """Mine every catalog framework's full history and write the data release files."""
-        from ..loaders.git import mine_repository
-        from ..loaders.release import find_repository, write_release
-        from ..loaders.repository import GitError, clone_or_fetch
+        from ...loaders.git import mine_repository
+        from ...loaders.release import find_repository, write_release
+        from ...loaders.repository import GitError, clone_or_fetch
 
         catalog = read_catalog_or_fail(fail)
         entries = _selected(catalog, framework, fail)
@@ -119,8 +119,8 @@ def register(app, load_app, connect, fail) -> None:
         folder: Annotated[Path | None, typer.Option("--folder", help="default: the shipped data/git")] = None,
     ) -> None:
         """Load the data release into a store (load the catalog first)."""
-        from ..loaders.release import ReleaseError
-        from ..sync.release import sync_data_release
+        from ...loaders.release import ReleaseError
+        from ...sync.release import sync_data_release
 
         with connect(store) as s:
             try:

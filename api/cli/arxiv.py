@@ -22,8 +22,8 @@ def _date(value: str | None, option: str, fail) -> dt.date | None:
 
 
 def _ids(ids: list[str], ids_file: Path | None, fail) -> list[str]:
-    from ..loaders.input_files import read_text
-    from ..loaders.link.arxiv_ids import ArxivIdError, normalize_arxiv_id
+    from ...loaders.input_files import read_text
+    from ...loaders.link.arxiv_ids import ArxivIdError, normalize_arxiv_id
 
     raw = [part for value in ids for part in value.replace(",", " ").split()]
     if ids_file is not None:
@@ -96,14 +96,14 @@ def register(app, load_app, connect, fail) -> None:
         Every paper is screened (RL for language models? a general method?) with
         its reasons, its features extracted and its proposed methods linked.
         """
-        from ..loaders.arxiv import (
+        from ...loaders.arxiv import (
             DEFAULT_API_URL,
             ArxivFetcher,
             ArxivLoadError,
             ArxivQuery,
             catalog_analyzer,
         )
-        from ..sync.arxiv import sync_papers, sync_papers_offline
+        from ...sync.arxiv import sync_papers, sync_papers_offline
         from .display import print_report
 
         wanted = _ids(ids or [], ids_file, fail)
@@ -173,8 +173,8 @@ def register(app, load_app, connect, fail) -> None:
         store: StoreOption = None,
     ) -> None:
         """Technical reports of large open-weight models and the RL methods they state they used."""
-        from ..loaders.reports import ReportError
-        from ..sync.reports import sync_reports
+        from ...loaders.reports import ReportError
+        from ...sync.reports import sync_reports
         from .display import print_report
 
         texts = {}

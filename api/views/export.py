@@ -16,8 +16,8 @@ from typing import Any
 
 import networkx as nx
 
+from .graph import Graph
 from .graph_style import caption, evidence_url, style_for
-from .models import Graph
 
 FORMATS = ("graphml", "gexf", "json", "mermaid")
 _RESERVED = ("labels", "key", "caption", "label", "url", "viz", "type", "id")

@@ -1,0 +1,56 @@
+"""CLI commands that fill a store from what Uptake ships: `uptake build`, `uptake load catalog`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ...graph.store import StoreError
+from .display import print_report, progress_bar
+from .options import StoreOption
+
+
+def register(app, load_app, connect, fail) -> None:
+    """Add this area's commands; `connect(store)` opens a store, `fail(msg)` exits with an error."""
+
+    @load_app.command("catalog")
+    def load_catalog_command(
+        store: StoreOption = None,
+        folder: Annotated[
+            Path | None,
+            typer.Option("--folder", help="a catalog folder; default: the one shipped with Uptake"),
+        ] = None,
+    ) -> None:
+        """The method and framework catalog shipped with Uptake."""
+        from ...loaders.catalog import CatalogError
+        from ...sync.catalog import sync_catalog
+
+        with connect(store) as s:
+            try:
+                report = sync_catalog(s, folder)
+            except CatalogError as exc:
+                fail(str(exc))
+            print_report(report)
+
+    @app.command("build")
+    def build(
+        store: StoreOption = None,
+        offline: Annotated[
+            bool,
+            typer.Option(
+                "--offline/--online",
+                help="only what is on this machine; --online also fetches every framework's history",
+            ),
+        ] = True,
+    ) -> None:
+        """Run every loader that has data into the store, one line per step."""
+        from ...sync.build import run_build
+
+        with connect(store) as s:
+            try:
+                for report in run_build(s, offline=offline, progress=progress_bar):
+                    print_report(report)
+            except (StoreError, ValueError) as exc:
+                fail(str(exc))

@@ -1,0 +1,58 @@
+"""The HTTP API's app factory: stored queries, resources, guarded ad-hoc Cypher, admin loads,
+the web explorer and the Neo4j Browser guide.
+
+Routes stay thin: they validate, call a stored query through `StoreHolder`,
+and shape the rows. Every error, validation included, answers with one
+shape, `{"error": {"code", "message", "detail"}}`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from ...graph.store import DEFAULT_STORE
+from . import browser_guide, explorer
+from .dependencies import StoreHolder
+from .errors import ApiError, install_error_handlers
+from .hosts import TrustedHosts
+from .jobs import LoadJobs
+from .models import ErrorResponse
+from .routes import admin, cypher, queries, resources, service
+from .settings import ApiSettings
+
+__all__ = ["ApiError", "create_app"]
+
+
+def create_app(store_target: str | None = None, settings: ApiSettings | None = None) -> FastAPI:
+    """The API over one store: a Ladybug path or a Neo4j URI (default like every command)."""
+    settings = settings or ApiSettings()
+    target = store_target or settings.store or os.environ.get("UPTAKE_STORE") or DEFAULT_STORE
+    holder = StoreHolder(target, settings)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        holder.close()
+
+    app = FastAPI(
+        lifespan=lifespan,
+        title="Uptake",
+        version="1",
+        description="How RL post-training methods travel from arXiv papers into open-source frameworks.",
+        responses={422: {"model": ErrorResponse}},
+    )
+    app.state.settings = settings
+    app.state.holder = holder
+    app.state.jobs = LoadJobs(target)
+    app.add_middleware(TrustedHosts, allowed=settings.trusted_hosts)
+    install_error_handlers(app)
+    for module in (service, queries, cypher, resources, admin):
+        app.include_router(module.router)
+    app.include_router(explorer.router)  # the web explorer at /
+    app.include_router(browser_guide.router)  # the Neo4j Browser guide at /browser
+    app.include_router(queries.typed_router())
+    return app

@@ -1,0 +1,59 @@
+"""One error shape for every answer that is not a success: `{"error": {"code", "message", "detail"}}`."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .models import ErrorResponse
+
+# The error answers every route documents in OpenAPI.
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 405, 408, 422, 500, 503)
+}
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str, detail: Any = None):
+        super().__init__(message)
+        self.status, self.code, self.message, self.detail = status, code, message, detail
+
+
+def error_response(
+    status: int, code: str, message: str, detail: Any = None, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    body = ErrorResponse.model_validate({"error": {"code": code, "message": message, "detail": detail}})
+    return JSONResponse(body.model_dump(mode="json"), status_code=status, headers=headers)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return error_response(exc.status, exc.code, exc.message, exc.detail)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = [
+            {"parameter": ".".join(str(p) for p in e["loc"][1:]) or e["loc"][0], "message": e["msg"]}
+            for e in exc.errors()
+        ]
+        first = problems[0] if problems else {"parameter": "?", "message": "invalid request"}
+        return error_response(
+            422, "invalid_parameter", f"parameter {first['parameter']!r}: {first['message']}", problems
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # Starlette puts `Allow` on its 405s; a handler that builds its own answer must keep it.
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def unexpected(_: Request, exc: Exception) -> JSONResponse:
+        logging.getLogger("uptake.api").exception("unexpected error")
+        return error_response(500, "internal", f"{type(exc).__name__}: {exc}")
