@@ -32,6 +32,9 @@ _PARAM = re.compile(
 )
 
 
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
 class QueryError(ValueError):
     """A stored query file or a parameter value is wrong; the message names it."""
 
@@ -81,7 +84,11 @@ def _coerce(type_: str, value: Any) -> Any:
             return False
         raise ValueError
     if type_ == "DATE":
-        return value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value))
+        if isinstance(value, dt.date):
+            return value
+        if not isinstance(value, str) or not _ISO_DATE.match(value):
+            raise ValueError  # not 0, a timestamp or the compact 20240101: a date reads YYYY-MM-DD
+        return dt.date.fromisoformat(value)
     if type_ == "STRING[]":
         if isinstance(value, str):
             return [v.strip() for v in value.split(",") if v.strip()]

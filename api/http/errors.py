@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from .models import ErrorResponse
 
@@ -16,6 +17,9 @@ from .models import ErrorResponse
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 405, 408, 422, 500, 503)
 }
+
+
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 
 class ApiError(Exception):
@@ -29,6 +33,17 @@ def error_response(
 ) -> JSONResponse:
     body = ErrorResponse.model_validate({"error": {"code": code, "message": message, "detail": detail}})
     return JSONResponse(body.model_dump(mode="json"), status_code=status, headers=headers)
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route answers on this path; Starlette's own `Allow` names only the first
+    route whose path matched (POST for /queries/NAME/rows, though GET is served there too)."""
+    routes = request.app.router.routes
+    return [
+        method
+        for method in _METHODS
+        if any(route.matches({**request.scope, "method": method})[0] == Match.FULL for route in routes)
+    ]
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -48,10 +63,12 @@ def install_error_handlers(app: FastAPI) -> None:
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        # Starlette puts `Allow` on its 405s; a handler that builds its own answer must keep it.
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = ", ".join(allowed_methods(request))
+        return error_response(exc.status_code, code, str(exc.detail), headers=headers)
 
     @app.exception_handler(Exception)
     async def unexpected(_: Request, exc: Exception) -> JSONResponse:
