@@ -7,9 +7,13 @@ A file starts with `//` header lines::
     // param: slug STRING = "grpo" -- the method's slug
     // param: since DATE -- no default: required
     // returns: direction, method, name, change, depth
+    // graph: nodes=method:Method(name),via:Method edges=method-EXTENDS->via{change}[direction=descendant]
 
-The same file runs on every backend; `NAME.neo4j.cypher` or
-`NAME.ladybug.cypher` next to it overrides it where a dialect forces that.
+The optional `graph:` line says which graph the rows describe, so views draw it
+without knowing the query (see `GraphShape`); the columns it names must be
+returned or be parameters. The same file runs on every backend;
+`NAME.neo4j.cypher` or `NAME.ladybug.cypher` next to it overrides it where a
+dialect forces that.
 `queries.run.run_query` binds the parameters and runs a query on a store.
 """
 
@@ -22,6 +26,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from ..graph.schema import NODE_TYPES, REL_TYPES
 
 QUERY_DIR = Path(__file__).parent
 BACKENDS = ("ladybug", "neo4j")
@@ -98,6 +104,67 @@ def _coerce(type_: str, value: Any) -> Any:
     raise AssertionError(type_)
 
 
+# The columns of an edge-shaped row; source_name and target_name may come too.
+EDGE_ROW_COLUMNS = ("source_label", "source_key", "type", "target_label", "target_key")
+_NODE = re.compile(r"(?P<column>\w+):(?P<label>\w+)(?:\((?P<name>\w+)\))?")
+_EDGE = re.compile(
+    r"(?P<source>\w+)-(?P<type>\w+)->(?P<target>\w+)(?:\{(?P<props>[\w=, ]*)\})?"
+    r"(?:\[(?P<when>\w+)=(?P<value>[\w-]+)\])?"
+)
+_TOP_LEVEL_COMMA = re.compile(r",(?![^{]*\})")
+
+
+@dataclass(frozen=True)
+class NodeColumn:
+    """A column whose value is the key of a node; `name` is the column naming that node."""
+
+    column: str
+    label: str
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class EdgeColumns:
+    """A relationship between the nodes of two node columns; `props` maps property -> column, and
+    `when` (column, value) draws it only on rows where that column holds that value."""
+
+    source: str
+    type: str
+    target: str
+    props: tuple[tuple[str, str], ...] = ()
+    when: tuple[str, str] | None = None
+
+    def drawn_for(self, row: dict[str, Any]) -> bool:
+        return self.when is None or row.get(self.when[0]) == self.when[1]
+
+
+@dataclass(frozen=True)
+class GraphShape:
+    """Which graph a query's rows describe, from its `// graph:` header line, one of:
+
+    * `edge-rows`: each row is an edge (`EDGE_ROW_COLUMNS`, with optional source_name, target_name);
+    * `values=a,b,c`: those columns hold nodes, relationships or paths as the store returns them;
+    * `nodes=col:Label(name_col),... edges=src-TYPE->dst{prop=col,...}[col=value],...`: a table
+      whose named columns hold node keys; `[col=value]` draws an edge only on the rows where `col`
+      holds `value` (method-lineage's direction); a parameter may stand for a node column the rows
+      leave out.
+    """
+
+    edge_rows: bool = False
+    values: tuple[str, ...] = ()
+    nodes: tuple[NodeColumn, ...] = ()
+    edges: tuple[EdgeColumns, ...] = ()
+
+    @property
+    def columns(self) -> set[str]:
+        """Every column the shape reads."""
+        if self.edge_rows:
+            return set(EDGE_ROW_COLUMNS)
+        named = {c for n in self.nodes for c in (n.column, n.name) if c}
+        conditions = {e.when[0] for e in self.edges if e.when}
+        return named | set(self.values) | conditions | {c for e in self.edges for _, c in e.props}
+
+
 @dataclass(frozen=True)
 class StoredQuery:
     name: str
@@ -107,6 +174,7 @@ class StoredQuery:
     cypher: str
     path: Path
     overrides: dict[str, str] = field(default_factory=dict)
+    graph: GraphShape | None = None
 
     def cypher_for(self, backend: str) -> str:
         return self.overrides.get(backend, self.cypher)
@@ -125,7 +193,7 @@ def parse_query_file(path: Path) -> StoredQuery:
         key, value = key.strip(), value.strip()
         if key == "param":
             header["param"].append(_parse_param(path, number, value))
-        elif key in ("name", "description", "returns"):
+        elif key in ("name", "description", "returns", "graph"):
             header[key] = value
         else:
             raise QueryError(f"{path.name} line {number}: unknown header field {key!r}")
@@ -140,15 +208,89 @@ def parse_query_file(path: Path) -> StoredQuery:
     overrides = {
         b: _body(o.read_text()) for b in BACKENDS if (o := path.with_suffix(f".{b}.cypher")).exists()
     }
+    returns = tuple(c.strip() for c in header["returns"].split(","))
+    graph = None
+    if "graph" in header:
+        graph = parse_graph_shape(header["graph"], f"{path.name}: graph")
+        params = {p.name for p in header["param"]}
+        unknown = sorted(graph.columns - set(returns) - params)
+        if unknown:
+            raise QueryError(
+                f"{path.name}: graph names {', '.join(unknown)}, which the query neither returns "
+                f"({', '.join(returns)}) nor takes as a parameter"
+            )
     return StoredQuery(
         name=header["name"],
         description=header["description"],
         params=tuple(header["param"]),
-        returns=tuple(c.strip() for c in header["returns"].split(",")),
+        returns=returns,
         cypher=body,
         path=path,
         overrides=overrides,
+        graph=graph,
     )
+
+
+def parse_graph_shape(text: str, where: str = "graph") -> GraphShape:
+    """A `// graph:` header's value as a `GraphShape`; a label, type or endpoint the schema does not
+    know is an error naming it."""
+    if text.strip() == "edge-rows":
+        return GraphShape(edge_rows=True)
+    parts: dict[str, str] = {}
+    for token in text.split():
+        key, sep, value = token.partition("=")
+        if not sep or key not in ("nodes", "edges", "values") or key in parts:
+            raise QueryError(
+                f"{where}: expected 'edge-rows', 'values=...' or 'nodes=... edges=...', got {token!r}"
+            )
+        parts[key] = value
+    if "values" in parts:
+        if len(parts) > 1:
+            raise QueryError(f"{where}: 'values=' stands alone")
+        return GraphShape(values=tuple(c.strip() for c in parts["values"].split(",") if c.strip()))
+    nodes = tuple(_node_column(t, where) for t in parts.get("nodes", "").split(",") if t)
+    if not nodes:
+        raise QueryError(f"{where}: 'nodes=' names no node column")
+    labels = {n.column: n.label for n in nodes}
+    edges = tuple(
+        _edge_columns(t, labels, where) for t in _TOP_LEVEL_COMMA.split(parts.get("edges", "")) if t
+    )
+    return GraphShape(nodes=nodes, edges=edges)
+
+
+def _node_column(text: str, where: str) -> NodeColumn:
+    m = _NODE.fullmatch(text)
+    if not m:
+        raise QueryError(
+            f"{where}: a node column reads 'column:Label' or 'column:Label(name_column)', got {text!r}"
+        )
+    if m.group("label") not in NODE_TYPES:
+        raise QueryError(f"{where}: no node label {m.group('label')!r} in the schema")
+    return NodeColumn(m.group("column"), m.group("label"), m.group("name"))
+
+
+def _edge_columns(text: str, labels: dict[str, str], where: str) -> EdgeColumns:
+    m = _EDGE.fullmatch(text)
+    if not m:
+        raise QueryError(
+            f"{where}: an edge reads 'source-TYPE->target' or '...{{prop=column,...}}', got {text!r}"
+        )
+    source, type_, target = m.group("source", "type", "target")
+    for column in (source, target):
+        if column not in labels:
+            raise QueryError(f"{where}: edge {text!r} joins {column!r}, which 'nodes=' does not declare")
+    rel = REL_TYPES.get(type_)
+    if rel is None or (labels[source], labels[target]) not in rel.endpoints:
+        raise QueryError(f"{where}: the schema has no {labels[source]}-{type_}->{labels[target]}")
+    props = []
+    for item in (m.group("props") or "").split(","):
+        if item.strip():
+            prop, _, column = item.strip().partition("=")
+            if prop not in rel.prop_types:
+                raise QueryError(f"{where}: {type_} has no property {prop!r}")
+            props.append((prop, column or prop))
+    when = (m.group("when"), m.group("value")) if m.group("when") else None
+    return EdgeColumns(source, type_, target, tuple(props), when)
 
 
 def _parse_param(path: Path, number: int, text: str) -> QueryParam:

@@ -2,6 +2,7 @@
 // description: When each framework first implemented one method: first commit, number of implementing commits, days after the paper.
 // param: slug STRING = "grpo" -- the method's slug
 // returns: framework, first_commit_date, first_commit, commits, days_after_paper
+// graph: nodes=slug:Method,framework:Framework,first_commit:Commit edges=first_commit-IMPLEMENTS->slug,first_commit-PART_OF->framework
 MATCH (m:Method {slug: $slug})<-[:IMPLEMENTS]-(c:Commit)-[:PART_OF]->(f:Framework)
 WITH m, f, min(c.commit_day) AS first_day, count(DISTINCT c) AS commits
 MATCH (m)<-[:IMPLEMENTS]-(c:Commit)-[:PART_OF]->(f)

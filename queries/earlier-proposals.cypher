@@ -4,6 +4,7 @@
 // param: method STRING = "" -- a method's slug; also matches threads citing its paper
 // param: paper STRING = "" -- an arXiv id; also matches threads naming its method; with method empty too, every proposal
 // returns: kind, thread, framework, title, state, created_date, closed_date, merged_date, comments, answered, first_reply_date, days_to_reply, labels, via, identifier, location, rule, confidence
+// graph: nodes=framework:Framework
 MATCH (t:Issue)-[e:CITES]->(p:Paper)
 WHERE ($framework = '' OR t.framework = $framework)
   AND (($method = '' AND $paper = '') OR p.arxiv_id = $paper

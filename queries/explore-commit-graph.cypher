@@ -2,6 +2,7 @@
 // description: A commit's neighbourhood as drawable edges: its framework, the methods it implements or mentions, the papers it mentions, the issues it fixes, its releases and the pull request merged as it.
 // param: sha STRING = "c-trl-grpo" -- the commit's sha
 // returns: source_label, source_key, source_name, type, target_label, target_key, target_name
+// graph: edge-rows
 MATCH (c:Commit {sha: $sha})-[:PART_OF]->(f:Framework)
 RETURN 'Commit' AS source_label, c.sha AS source_key, c.subject AS source_name, 'PART_OF' AS type,
        'Framework' AS target_label, f.slug AS target_key, f.name AS target_name

@@ -2,6 +2,7 @@
 // description: An issue's or pull request's neighbourhood as drawable edges: its framework, the papers it cites, the methods it names, what fixes it or what it fixes, the commit a pull request was merged as, failures reported in it.
 // param: id STRING = "trl#12" -- the thread's id, framework#number
 // returns: source_label, source_key, source_name, type, target_label, target_key, target_name
+// graph: edge-rows
 MATCH (t:Issue {id: $id})-[:PART_OF]->(f:Framework)
 RETURN 'Issue' AS source_label, t.id AS source_key, t.title AS source_name, 'PART_OF' AS type,
        'Framework' AS target_label, f.slug AS target_key, f.name AS target_name

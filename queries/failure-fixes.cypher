@@ -4,6 +4,7 @@
 // param: symptom STRING = "" -- nan-loss, kl-blowup, entropy-collapse, reward-collapse, oom, hang, divergence, throughput-regression, accuracy-regression, wrong-after-upgrade; empty for all
 // param: method STRING = "" -- only failures naming this method or fixed by a commit implementing it; empty for all
 // returns: failure, symptom, framework, issue, issue_title, reported_date, method, fix_commit, fix_subject, fix_pr, fix_rule, fix_confidence, fix_location, implements, release, release_date, days_to_release
+// graph: nodes=failure:FailureReport,framework:Framework,issue:Issue(issue_title),method:Method,fix_commit:Commit(fix_subject),fix_pr:PullRequest edges=issue-PART_OF->framework,failure-REPORTED_IN->issue,failure-AFFECTS->method,fix_commit-PART_OF->framework,fix_commit-FIXES->issue{rule=fix_rule,confidence=fix_confidence,location=fix_location},fix_pr-MERGED_AS->fix_commit
 MATCH (x:FailureReport)-[:REPORTED_IN]->(i:Issue)<-[fx:FIXES]-(c:Commit)
 WHERE ($framework = '' OR x.framework = $framework) AND ($symptom = '' OR x.symptom = $symptom)
 OPTIONAL MATCH (x)-[:AFFECTS]->(am:Method)

@@ -2,6 +2,7 @@
 // description: Every catalog method a framework implements, with its first implementing commit, pull request, first release and the days from the method's paper to that commit.
 // param: framework STRING = "trl" -- the framework's slug
 // returns: method, name, arxiv_id, commit, commit_date, pr_number, release, release_date, days_after_paper, evidence, identifier, rule
+// graph: nodes=framework:Framework,method:Method(name),arxiv_id:Paper,commit:Commit edges=arxiv_id-PROPOSES->method,commit-IMPLEMENTS->method{location=evidence,identifier,rule},commit-PART_OF->framework
 MATCH (c:Commit)-[:IMPLEMENTS]->(m:Method)
 WHERE c.framework = $framework AND c.excluded IS NULL
 WITH m, min(c.commit_ts) AS first_ts

@@ -2,6 +2,7 @@
 // description: Ancestors and descendants of a method through EXTENDS (up to 10 steps), with what each step changes.
 // param: slug STRING = "grpo" -- the method's slug
 // returns: direction, method, name, depth, via, change, detail
+// graph: nodes=slug:Method,method:Method(name),via:Method edges=via-EXTENDS->method{change,detail}[direction=ancestor],method-EXTENDS->via{change,detail}[direction=descendant]
 MATCH p = (m:Method {slug: $slug})-[:EXTENDS*1..10]->(a:Method)
 MATCH (a)<-[e:EXTENDS]-(child:Method)
 WHERE child IN nodes(p)

@@ -2,6 +2,7 @@
 // description: For a paper, the first commit in each framework that implements a method it proposes, with its pull request, first release and the days from the paper to the commit.
 // param: arxiv_id STRING = "2402.03300" -- the paper's arXiv id (no version)
 // returns: framework, method, commit, commit_date, pr_number, release, release_date, days_after_paper, evidence, identifier, rule, confidence
+// graph: nodes=arxiv_id:Paper,framework:Framework,method:Method,commit:Commit edges=arxiv_id-PROPOSES->method,commit-IMPLEMENTS->method{location=evidence,identifier,rule,confidence},commit-PART_OF->framework
 MATCH (m:Method)
 WHERE m.arxiv_id = $arxiv_id
 MATCH (c:Commit)-[:IMPLEMENTS]->(m)

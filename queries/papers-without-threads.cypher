@@ -3,6 +3,7 @@
 // param: since DATE = "1990-01-01" -- first day of the paper window (first version)
 // param: until DATE = "2100-12-31" -- last day of the paper window
 // returns: arxiv_id, title, published_date, implemented
+// graph: nodes=arxiv_id:Paper(title)
 MATCH (p:Paper)
 WHERE p.is_general_method = true AND p.published_day >= $since_day AND p.published_day <= $until_day
   AND NOT EXISTS { MATCH (p)<-[:CITES]-() }

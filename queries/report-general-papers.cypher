@@ -4,6 +4,7 @@
 // param: until DATE = "2100-12-31" -- last day of the paper window
 // param: frameworks STRING[] = [] -- framework slugs; empty for every framework
 // returns: arxiv_id, published_date, published_day, first_implementation_day, frameworks_reached, max_policy_params_b, changes_existing_loss, code_url, organizations, affiliations, threads
+// graph: nodes=arxiv_id:Paper
 MATCH (p:Paper)
 WHERE p.is_general_method = true AND p.published_day >= $since_day AND p.published_day <= $until_day
 OPTIONAL MATCH (p)-[:PROPOSES]->(:Method)<-[:IMPLEMENTS]-(c:Commit)-[:PART_OF]->(f:Framework)

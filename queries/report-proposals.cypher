@@ -4,6 +4,7 @@
 // param: until DATE = "2100-12-31" -- last day of the paper window
 // param: frameworks STRING[] = [] -- framework slugs; empty for every framework
 // returns: thread, framework, answered
+// graph: nodes=framework:Framework
 MATCH (p:Paper)<-[:CITES]-(t)-[:PART_OF]->(f:Framework)
 WHERE p.is_general_method = true AND p.published_day >= $since_day AND p.published_day <= $until_day
   AND (size($frameworks) = 0 OR f.slug IN $frameworks)

@@ -3,6 +3,7 @@
 // param: frameworks STRING[] = [] -- framework slugs; empty for every framework
 // param: min_frameworks INT64 = 2 -- implemented in at least this many of them
 // returns: method, frameworks, stating_reports
+// graph: nodes=method:Method
 MATCH (m:Method)<-[:IMPLEMENTS]-(:Commit)-[:PART_OF]->(f:Framework)
 WHERE size($frameworks) = 0 OR f.slug IN $frameworks
 WITH m, count(DISTINCT f) AS frameworks

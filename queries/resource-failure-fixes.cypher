@@ -2,6 +2,7 @@
 // description: A failure report as drawable edges: the issue it was reported in, the commits and pull requests that fix that issue, what it affects.
 // param: id STRING = "trl#12/nan-loss" -- the failure report's id
 // returns: source_label, source_key, source_name, type, target_label, target_key, target_name
+// graph: edge-rows
 MATCH (x:FailureReport {id: $id})-[:REPORTED_IN]->(i:Issue)
 RETURN 'FailureReport' AS source_label, x.id AS source_key, x.symptom AS source_name, 'REPORTED_IN' AS type,
        'Issue' AS target_label, i.id AS target_key, i.title AS target_name

@@ -2,6 +2,7 @@
 // description: A framework's neighbourhood as drawable edges: maintaining organizations, contribution rules, methods it supports.
 // param: slug STRING = "trl" -- the framework's slug
 // returns: source_label, source_key, source_name, type, target_label, target_key, target_name
+// graph: edge-rows
 MATCH (f:Framework {slug: $slug})-[:MAINTAINED_BY]->(o:Organization)
 RETURN 'Framework' AS source_label, f.slug AS source_key, f.name AS source_name, 'MAINTAINED_BY' AS type,
        'Organization' AS target_label, o.slug AS target_key, o.name AS target_name

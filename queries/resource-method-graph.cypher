@@ -2,6 +2,7 @@
 // description: A method's neighbourhood as drawable edges: proposing papers, parent and child methods, supporting frameworks, model reports stating it, failures affecting it.
 // param: slug STRING = "grpo" -- the method's slug
 // returns: source_label, source_key, source_name, type, target_label, target_key, target_name
+// graph: edge-rows
 MATCH (p:Paper)-[:PROPOSES]->(m:Method {slug: $slug})
 RETURN 'Paper' AS source_label, p.arxiv_id AS source_key, p.title AS source_name, 'PROPOSES' AS type,
        'Method' AS target_label, m.slug AS target_key, m.name AS target_name

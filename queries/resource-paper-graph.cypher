@@ -2,6 +2,7 @@
 // description: A paper's neighbourhood as drawable edges: methods it proposes, frameworks supporting them, organizations, citing threads, mentioning commits.
 // param: arxiv_id STRING = "2402.03300" -- the paper's arXiv id
 // returns: source_label, source_key, source_name, type, target_label, target_key, target_name
+// graph: edge-rows
 MATCH (p:Paper {arxiv_id: $arxiv_id})-[:PROPOSES]->(m:Method)
 RETURN 'Paper' AS source_label, p.arxiv_id AS source_key, p.title AS source_name, 'PROPOSES' AS type,
        'Method' AS target_label, m.slug AS target_key, m.name AS target_name

@@ -4,6 +4,7 @@
 // param: until DATE = "2100-12-31" -- last day of the window
 // param: general_only BOOL = false -- only papers screened as general methods
 // returns: arxiv_id, title, published_date, is_general_method
+// graph: nodes=arxiv_id:Paper(title)
 MATCH (p:Paper)
 WHERE p.published_day >= $since_day AND p.published_day <= $until_day
   AND ($general_only = false OR p.is_general_method = true)

@@ -2,6 +2,7 @@
 // description: Open issues and pull requests that cite a paper or name a method and that no maintainer (owner, member or collaborator) has replied to, oldest first.
 // param: framework STRING = "" -- the framework's slug; empty for every framework
 // returns: kind, thread, framework, title, created_date, comments, cites, names
+// graph: nodes=framework:Framework
 MATCH (t:Issue)
 WHERE ($framework = '' OR t.framework = $framework) AND t.state = 'open' AND t.first_maintainer_reply_day IS NULL
   AND (EXISTS { MATCH (t)-[:CITES]->(:Paper) } OR EXISTS { MATCH (t)-[:NAMES]->(:Method) })

@@ -17,11 +17,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from ...queries.run import QueryResult
-from ..views.graph import Graph
+from ..views.graph import Graph, GraphNode
 from ..views.graph_style import STYLES, caption, evidence_url
-from ..views.graph_view import lineage_graph, node_id
+from ..views.graph_view import node_id
 from ..views.subgraph import query_graph
-from .running import stored_result
+from .running import query_or_404, stored_result
 
 router = APIRouter(include_in_schema=False)
 
@@ -49,6 +49,12 @@ def _asset(name: str) -> bytes | None:
 def _run(request: Request, name: str, values: dict[str, Any]) -> QueryResult:
     state = request.app.state
     return stored_result(state.holder, state.settings, name, values)
+
+
+def _graph(request: Request, name: str, values: dict[str, Any]) -> Graph:
+    """The graph a stored query's rows describe, as its header declares."""
+    result = _run(request, name, values)
+    return query_graph(query_or_404(name), result.params, result.rows)
 
 
 def _not_found(message: str) -> JSONResponse:
@@ -155,14 +161,17 @@ def lineage(request: Request, slug: str) -> Any:
     methods = {m["slug"]: m for m in _run(request, "resource-methods", {}).rows}
     if slug not in methods:
         return _not_found(f"no method {slug!r}")
-    rows = _run(request, "method-lineage", {"slug": slug}).rows
-    graph = lineage_graph(slug, rows)
+    graph = _graph(request, "method-lineage", {"slug": slug})
+    if not any(node.key == slug for node in graph.nodes):  # a method with no family is drawn alone
+        graph.nodes.append(GraphNode(id=node_id("Method", slug), label="Method", key=slug))
+    adoption: dict[str, list[dict[str, Any]]] = {}
+    for row in _run(request, "lineage-adoption", {"slug": slug}).rows:  # one query for the whole tree
+        adoption.setdefault(row["method"], []).append(row)
     repos = _repos(request)
     for node in graph.nodes:
         known = methods.get(node.key, {})
         node.name = node.name or known.get("name")
         node.properties.update({k: known.get(k) for k in ("arxiv_id", "family") if known.get(k)})
-        adoption = _run(request, "adoption-timeline", {"slug": node.key}).rows
         node.properties["implementations"] = [
             {
                 "framework": a["framework"],
@@ -172,7 +181,7 @@ def lineage(request: Request, slug: str) -> Any:
                 "days_after_paper": a["days_after_paper"],
                 "url": evidence_url("Commit", a["first_commit"], {}, repos.get(a["framework"])),
             }
-            for a in adoption
+            for a in adoption.get(node.key, [])
         ]
     drawn = _drawable(graph, repos, node_id("Method", slug))
     urls = {n["id"]: n["url"] for n in drawn["nodes"]}
@@ -186,14 +195,12 @@ def neighbours(request: Request, label: str, key: str) -> Any:
     if label not in NEIGHBOUR_QUERIES:
         return {"focus": node_id(label, key), "nodes": [], "relationships": []}
     name, param = NEIGHBOUR_QUERIES[label]
-    rows = _run(request, name, {param: key}).rows
-    return _drawable(query_graph(name, {param: key}, rows), _repos(request), node_id(label, key))
+    return _drawable(_graph(request, name, {param: key}), _repos(request), node_id(label, key))
 
 
 @router.get("/explore/query/{name}")
 def query(request: Request, name: str) -> Any:
     """A stored query's result as a drawable graph (paper -> proposal -> implementation, failure -> fix)."""
     values = {k: v for k, v in request.query_params.items()}
-    result = _run(request, name, values)
     focus = next((node_id("Paper", v) for k, v in values.items() if k == "arxiv_id"), None)
-    return _drawable(query_graph(name, result.params, result.rows), _repos(request), focus)
+    return _drawable(_graph(request, name, values), _repos(request), focus)

@@ -9,7 +9,7 @@ from typing import Any
 from ...graph.store import QueryTimeout, ReadOnlyError, StoreError
 from ...queries import QueryError, StoredQuery
 from ...queries.run import QueryResult, UnknownQueryError, run_query, stored_query
-from ..views.graph_view import graph_from_rows
+from ..views.subgraph import query_graph
 from .dependencies import StoreHolder
 from .errors import ApiError
 from .models import Resource, Rows
@@ -73,7 +73,7 @@ def run_stored(
     limit: int = MAX_PAGE_SIZE,
     offset: int = 0,
 ) -> Rows:
-    """One page of a stored query's rows, with the graph they describe."""
+    """One page of a stored query's rows, with the graph they describe (as the query's header says)."""
     query = query_or_404(name)
     result = stored_result(holder, settings, name, values)
     page = result.rows[offset : offset + limit]
@@ -84,7 +84,7 @@ def run_stored(
         limit=limit,
         offset=offset,
         truncated=result.truncated,
-        graph=graph_from_rows(page),
+        graph=query_graph(query, result.params, page),
     )
 
 

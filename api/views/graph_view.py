@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...graph.schema import NODE_TYPES
+from ...queries import EDGE_ROW_COLUMNS
 from .graph import Graph, GraphNode, GraphRelationship
 
-EDGE_COLUMNS = ("source_label", "source_key", "type", "target_label", "target_key")
 _NAME_PROPS = ("name", "title", "subject", "symptom", "tag", "kind")
 
 
@@ -79,26 +79,10 @@ class _Builder:
 def graph_from_rows(rows: list[dict[str, Any]]) -> Graph:
     builder = _Builder()
     for row in rows:
-        if all(row.get(c) is not None for c in EDGE_COLUMNS):
+        if all(row.get(c) is not None for c in EDGE_ROW_COLUMNS):
             source = builder.node(row["source_label"], row["source_key"], row.get("source_name"))
             target = builder.node(row["target_label"], row["target_key"], row.get("target_name"))
             builder.rel(row["type"], source, target)
         else:
             builder.walk(row)
-    return Graph(nodes=list(builder.nodes.values()), relationships=list(builder.rels.values()))
-
-
-def lineage_graph(slug: str, rows: list[dict[str, Any]]) -> Graph:
-    """method-lineage rows (method, via, direction) as EXTENDS edges child -> parent."""
-    builder = _Builder()
-    builder.node("Method", slug)
-    for row in rows:
-        method, via = row.get("method"), row.get("via")
-        if method is None or via is None:
-            continue
-        child, parent = (via, method) if row.get("direction") == "ancestor" else (method, via)
-        builder.node("Method", method, row.get("name"))
-        props = {k: row[k] for k in ("change", "detail") if row.get(k) is not None}
-        builder.rel("EXTENDS", node_id("Method", child), node_id("Method", parent), props)
-        builder.node("Method", via)
     return Graph(nodes=list(builder.nodes.values()), relationships=list(builder.rels.values()))

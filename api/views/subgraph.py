@@ -1,13 +1,9 @@
-"""The subgraph a stored query's rows describe, for exports and the explorer.
+"""The subgraph a stored query's rows describe, for the HTTP API, the explorer and exports.
 
-Three shapes of rows become a graph:
-
-* edge rows and node/path values: `graph_view.graph_from_rows` reads them;
-* method-lineage rows: `graph_view.lineage_graph` turns them into EXTENDS edges;
-* table rows (`paper, method, framework, commit, ...`): each column that names
-  a node becomes that node, and two such nodes in one row are joined by the
-  schema relationship between their labels, so a path query such as
-  paper-proposal-implementation reads as Paper -> Method <- Commit -> Framework.
+Each query says in its `// graph:` header which of its columns are nodes and
+edges (`queries.GraphShape`); nothing here knows a query or a column by name, so
+a column renamed in a `.cypher` file without its header fails when the queries
+load instead of silently dropping an edge.
 """
 
 from __future__ import annotations
@@ -16,103 +12,54 @@ from collections.abc import Iterable
 from typing import Any
 
 from ...graph.store import Store
-from ...queries import QueryError
-from ...queries.run import run_query
+from ...queries import GraphShape, QueryError, StoredQuery
+from ...queries.run import run_query, stored_query
 from .graph import Graph, GraphNode, GraphRelationship
-from .graph_view import graph_from_rows, lineage_graph, node_id
-
-# Column name -> the label of the node its value is the key of.
-NODE_COLUMNS: dict[str, str] = {
-    "paper": "Paper",
-    "arxiv_id": "Paper",
-    "method": "Method",
-    "framework": "Framework",
-    "commit": "Commit",
-    "first_commit": "Commit",
-    "fix_commit": "Commit",
-    "issue": "Issue",
-    "fix_pr": "PullRequest",
-    "failure": "FailureReport",
-    "report": "ModelReport",
-}
-# Column whose value names the node of another column: title -> the paper's title.
-NAME_COLUMNS: dict[str, str] = {
-    "title": "paper",
-    "name": "method",
-    "issue_title": "issue",
-    "fix_subject": "fix_commit",
-    "subject": "commit",
-}
-# (source column, target column) -> the relationship a row means between those two nodes.
-# Column pairs, not label pairs: in failure-fixes `method` is the affected method, which the
-# fixing commit does not implement.
-JOINS: dict[tuple[str, str], str] = {
-    ("paper", "method"): "PROPOSES",
-    ("arxiv_id", "method"): "PROPOSES",
-    ("commit", "method"): "IMPLEMENTS",
-    ("first_commit", "method"): "IMPLEMENTS",
-    ("commit", "framework"): "PART_OF",
-    ("first_commit", "framework"): "PART_OF",
-    ("fix_commit", "framework"): "PART_OF",
-    ("issue", "framework"): "PART_OF",
-    ("failure", "issue"): "REPORTED_IN",
-    ("failure", "method"): "AFFECTS",
-    ("fix_commit", "issue"): "FIXES",
-    ("fix_pr", "fix_commit"): "MERGED_AS",
-    ("report", "method"): "STATES_USE_OF",
-}
-# Evidence columns a row carries about the link between its commit and its method.
-_EVIDENCE_COLUMNS = {
-    "rule": "rule",
-    "confidence": "confidence",
-    "evidence": "location",
-    "identifier": "identifier",
-}
+from .graph_view import graph_from_rows, node_id
 
 
-def graph_from_table(rows: Iterable[dict[str, Any]], context: dict[str, Any] | None = None) -> Graph:
-    """Nodes from the columns that name them, joined as JOINS says.
+def query_graph(query: StoredQuery, bound: dict[str, Any], rows: list[dict[str, Any]]) -> Graph:
+    """The graph a stored query's rows describe, as its header declares; none without a header."""
+    shape = query.graph
+    if shape is None:
+        return Graph()
+    if shape.edge_rows:
+        return graph_from_rows(rows)
+    if shape.values:
+        picked = [{c: row.get(c) for c in shape.values} for row in rows]
+        return merge_graphs([graph_from_rows(picked), _node_rel_node(picked)])
+    return graph_from_table(shape, rows, bound)
 
-    `context` holds the query's parameters: a parameter named like a node column
-    (framework-methods' `framework`) stands for that column when the rows leave it out.
+
+def graph_from_table(shape: GraphShape, rows: Iterable[dict[str, Any]], bound: dict[str, Any]) -> Graph:
+    """Nodes from the columns the shape names, joined by the edges it declares.
+
+    A node column the query does not return is one of its parameters (framework-methods'
+    `framework`), standing for that node in every row.
     """
     nodes: dict[str, GraphNode] = {}
     rels: dict[str, GraphRelationship] = {}
-    implied = {k: v for k, v in (context or {}).items() if k in NODE_COLUMNS and isinstance(v, str) and v}
+    implied = {n.column: bound.get(n.column) for n in shape.nodes if n.column in bound}
     for row in rows:
-        row = {**implied, **{k: v for k, v in row.items() if v is not None}}
+        row = {**implied, **row}
         ids: dict[str, str] = {}
-        for column, label in NODE_COLUMNS.items():
-            value = row.get(column)
+        for column in shape.nodes:
+            value = row.get(column.column)
             if value is None or value == "" or isinstance(value, (list, dict)):
                 continue
-            nid = ids[column] = node_id(label, value)
-            name_column = next((n for n, c in NAME_COLUMNS.items() if c == column), None)
-            node = nodes.setdefault(nid, GraphNode(id=nid, label=label, key=str(value)))
-            node.name = node.name or (row.get(name_column) if name_column else None)
-        for (source, target), type_ in JOINS.items():
-            if source not in ids or target not in ids:
+            nid = ids[column.column] = node_id(column.label, value)
+            node = nodes.setdefault(nid, GraphNode(id=nid, label=column.label, key=str(value)))
+            node.name = node.name or (row.get(column.name) if column.name else None)
+        for edge in shape.edges:
+            if edge.source not in ids or edge.target not in ids or not edge.drawn_for(row):
                 continue
-            rid = f"{ids[source]}-{type_}->{ids[target]}"
-            props = {}
-            if type_ == "IMPLEMENTS":
-                props = {p: row[c] for c, p in _EVIDENCE_COLUMNS.items() if row.get(c) is not None}
+            source, target = ids[edge.source], ids[edge.target]
+            rid = f"{source}-{edge.type}->{target}"
             rel = rels.setdefault(
-                rid,
-                GraphRelationship(id=rid, type=type_, source=ids[source], target=ids[target], properties={}),
+                rid, GraphRelationship(id=rid, type=edge.type, source=source, target=target, properties={})
             )
-            rel.properties.update(props)
+            rel.properties.update({p: row[c] for p, c in edge.props if row.get(c) is not None})
     return Graph(nodes=list(nodes.values()), relationships=list(rels.values()))
-
-
-def query_graph(name: str, bound: dict[str, Any], rows: list[dict[str, Any]]) -> Graph:
-    """The graph a stored query's rows describe, whichever of the three shapes they have."""
-    if name == "method-lineage":
-        return lineage_graph(bound["slug"], rows)
-    drawn = graph_from_rows(rows)
-    if drawn.nodes:
-        return merge_graphs([drawn, _node_rel_node(rows)])
-    return graph_from_table(rows, bound)
 
 
 def _node_rel_node(rows: list[dict[str, Any]]) -> Graph:
@@ -168,8 +115,9 @@ FRAMEWORK_QUERIES = (
 
 def query_subgraph(store: Store, name: str, values: dict[str, Any]) -> Graph:
     """Run one stored query on a store and return the graph its rows describe."""
-    result = run_query(store, name, values)
-    return query_graph(name, result.params, result.rows)
+    query = stored_query(name)
+    result = run_query(store, query, values)
+    return query_graph(query, result.params, result.rows)
 
 
 def framework_subgraph(store: Store, slug: str) -> Graph:

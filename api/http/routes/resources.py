@@ -7,7 +7,6 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from ...views.graph_view import lineage_graph
 from ..dependencies import HolderDep, Limit, Offset, SettingsDep
 from ..errors import ApiError
 from ..models import IsoDate, Page, Resource, Rows
@@ -65,9 +64,7 @@ def get_method(slug: str, holder: HolderDep, settings: SettingsDep) -> Resource:
 def get_method_lineage(
     slug: str, holder: HolderDep, settings: SettingsDep, limit: Limit = 50, offset: Offset = 0
 ) -> Rows:
-    rows = run_stored(holder, settings, "method-lineage", {"slug": slug}, limit, offset)
-    rows.graph = lineage_graph(slug, rows.data)
-    return rows
+    return run_stored(holder, settings, "method-lineage", {"slug": slug}, limit, offset)
 
 
 @get("/methods/{slug}/adoption", Rows, "get_method_adoption", "resources")
