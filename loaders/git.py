@@ -32,7 +32,6 @@ _FORMAT = "%x1e%x1eUPTAKE%x1f%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%cI%x1f%B%x1d%x1d"
 _HEADER_END = "\x1d\x1d"
 _SQUASH_PR = re.compile(r"\(#(\d+)\)\s*$")
 _MERGE_PR = re.compile(r"^Merge pull request #(\d+)\b")
-_ANY_PR = re.compile(r"(?:^|\s)\(?#(\d+)\)?\s*$")
 MAX_PATHS = 50  # paths kept per commit: enough to see what a commit touched, small on huge ones
 MAX_SCAN = 4_000_000  # characters of one file's diff scanned for links (generated files are huge)
 
@@ -510,7 +509,8 @@ def first_releases(git_dir: Path | str, tags: list[Tag]) -> Iterator[tuple[Tag, 
         yield tag, shas
 
 
-def release_records(framework: str, tag: Tag, shas: Iterable[str], keep: set[str]) -> Iterator[Record]:
+def tag_release_records(framework: str, tag: Tag, shas: Iterable[str], keep: set[str]) -> Iterator[Record]:
+    """A tag's Release node and the RELEASED_IN edges of the commits it first shipped (those in `keep`)."""
     release_id = f"{framework}/{tag.name}"
     origin = f"{framework} tag {tag.name}"
     yield Node(
@@ -649,7 +649,7 @@ def _history_records(
         on_head = set(run_git(git_dir, "rev-list", result.head).split())
         for tag, tag_shas in first_releases(git_dir, tags):
             result.releases += 1
-            yield from release_records(framework, tag, tag_shas, on_head)
+            yield from tag_release_records(framework, tag, tag_shas, on_head)
     yield Node("Framework", framework, {"mined_head": result.head, "mined_tags": digest}, framework)
 
 

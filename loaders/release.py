@@ -165,7 +165,7 @@ def _rows(folder: Path, name: str, required: tuple[str, ...]) -> Iterator[tuple[
         raise ReleaseError(exc.source, exc.message, line=exc.line, field=exc.field) from None
 
 
-def release_records(folder: Path | None = None) -> list[Record]:
+def data_release_records(folder: Path | None = None) -> list[Record]:
     """Every record of the data release, fully read and checked before any is written."""
     folder = Path(folder) if folder else DATA_FOLDER
     records: list[Record] = []

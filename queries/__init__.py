@@ -31,7 +31,6 @@ from ..graph.schema import NODE_TYPES, REL_TYPES
 
 QUERY_DIR = Path(__file__).parent
 BACKENDS = ("ladybug", "neo4j")
-PARAM_TYPES = ("STRING", "INT64", "DOUBLE", "BOOL", "DATE", "STRING[]")
 _PARAM = re.compile(
     r"(?P<name>[a-z_][a-z0-9_]*)\s+(?P<type>STRING\[\]|STRING|INT64|DOUBLE|BOOL|DATE)"
     r"(?:\s*=\s*(?P<default>.+?))?\s*(?:--\s*(?P<doc>.*))?$"

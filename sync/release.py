@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..graph.records import prepare_batch
 from ..graph.store import Store
-from ..loaders.release import release_records
+from ..loaders.release import data_release_records
 from .report import SyncReport
 
 
@@ -16,7 +16,7 @@ def sync_data_release(
 ) -> SyncReport:
     """The git facts of the release (after the catalog, so methods exist). Every file is read
     and checked first; a malformed release writes nothing."""
-    records = release_records(folder)
+    records = data_release_records(folder)
     prepare_batch(records)  # schema check of everything before the first write
     report = SyncReport("framework histories (data release)")
     report.add(store.write_all(records, progress=progress))

@@ -16,7 +16,8 @@ COMPOSE = yaml.safe_load((REPO / "docker-compose.yml").read_text())
 def test_neo4j_service_is_526_community_with_healthcheck_and_volume():
     neo4j = COMPOSE["services"]["neo4j"]
     assert neo4j["image"] == "neo4j:5.26-community"
-    assert {"7474:7474", "7687:7687"} <= set(neo4j["ports"])
+    loopback = "${UPTAKE_PUBLISH_ADDRESS:-127.0.0.1}"
+    assert {f"{loopback}:7474:7474", f"{loopback}:7687:7687"} == set(neo4j["ports"])
     assert neo4j["healthcheck"]["test"] and neo4j["healthcheck"]["retries"] > 0
     volume = neo4j["volumes"][0].split(":")
     assert volume[1] == "/data" and volume[0] in COMPOSE["volumes"]
@@ -37,7 +38,8 @@ def test_api_service_points_at_the_neo4j_service_with_the_variables_the_app_read
 
 def test_api_service_runs_commands_the_cli_has():
     command = " ".join(COMPOSE["services"]["api"]["command"])
-    port = COMPOSE["services"]["api"]["ports"][0].split(":")[1]
+    address, port, _ = COMPOSE["services"]["api"]["ports"][0].rsplit(":", 2)
+    assert address == "${UPTAKE_PUBLISH_ADDRESS:-127.0.0.1}"  # loopback unless the user opts in
     assert f"--port {port}" in command
     runner = CliRunner()
     for sub in ("build", "serve"):

@@ -10,9 +10,6 @@ import uuid
 from .errors import ApiError
 from .models import LoadJob, LoadRequest
 
-# Arguments that would point a load at another store than the API's.
-_STORE_OPTIONS = ("--store", "-s")
-
 
 class LoadJobs:
     def __init__(self, target: str):

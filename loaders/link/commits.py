@@ -66,8 +66,6 @@ _KEY_ACCESS = re.compile(r"(?:[\w\])]\[|\.(?:get|pop|setdefault)\()\s*$")
 _KEY_AFTER = re.compile(r"\s*:\s*\S|\s+(?:not\s+)?in\s")  # {"token_mask": ...}, "x" in batch
 _TYPE_ANNOTATION = re.compile(r"\s*:\s*(?:bool|int|float|str|Optional|Literal|list|dict|tuple)\b")
 
-CATEGORIES = ("code", "test", "doc", "example", "other")
-
 
 @dataclass(frozen=True, slots=True)
 class FileDiff:
