@@ -1,4 +1,5 @@
-"""Options every command shares, declared once."""
+"""What every command shares, declared once: the --store and --format options, opening the store, the
+framework look-up."""
 
 from __future__ import annotations
 
