@@ -118,7 +118,9 @@ def register(app, load_app, connect, fail) -> None:
                 facts.append(mine_repository(entry.slug, path, methods, workers))
             except (GitError, FileNotFoundError) as exc:
                 fail(f"{entry.slug}: {exc}")
-            typer.echo(f"{entry.slug}: {len(facts[-1].commits)} commits mined", err=True)
+            typer.echo(
+                f"{entry.slug}: {len(facts[-1].commits)} commits mined{facts[-1].incomplete_note()}", err=True
+            )
         counts = write_release(facts, out)
         typer.echo(", ".join(f"{name}: {n}" for name, n in counts.items()))
 

@@ -808,6 +808,16 @@ class RepositoryFacts:
     first_release: dict[str, str]  # commit sha -> tag name
     excluded: dict[str, str]  # commit sha -> why it never counts (reverted by ...)
 
+    def incomplete_note(self) -> str:
+        """Said when some commits were mined without some files' contents (a partial clone)."""
+        n = sum(c.incomplete for c in self.commits)
+        return (
+            f"; warning: {n} of them incomplete, their files' contents missing from this copy "
+            "(a partial clone?): the release lists them with missing_paths; mine a full clone"
+            if n
+            else ""
+        )
+
 
 def mine_repository(
     framework: str, repo_path: str | Path, methods: list, workers: int | None = None
