@@ -26,9 +26,11 @@ TRAINER = "fw/grpo_trainer.py"
 def _source(path: Path) -> tuple[Repo, dict[str, str]]:
     r = Repo(path)
     s = {"root": r.commit("Initial commit", {"README.md": "# fw\n"})}
+    # Read whole, the commit implements GRPO (the class); without the trainer's contents only the
+    # docs mention it: a different kind of link, which a repair must replace, not add to.
     s["grpo"] = r.commit(
-        "Add GRPO trainer (#5)",
-        {TRAINER: "class GRPOTrainer:\n    pass\n", "docs/usage.md": "How to train.\n"},
+        "Add a trainer (#5)",
+        {TRAINER: "class GRPOTrainer:\n    pass\n", "docs/usage.md": "Train with GRPO.\n"},
     )
     s["tidy"] = r.commit("Tidy", {"fw/log.py": "x = 1\n"})
     r.git("config", "uploadpack.allowFilter", "true")  # lets a partial clone be made from it
@@ -102,6 +104,9 @@ def test_missing_contents_are_reported_stored_incomplete_and_repaired(store_targ
         r for rows in graph.values() if rows is not graph["commits"] for r in rows if r["sha"] == s["grpo"]
     ]
     assert links and all("incomplete commit, 1 unread files not linked" in r["rule"] for r in links)
+    assert [(r["key"], r["location"]) for r in graph["mentions"]] == [("grpo", "docs/usage.md:1")]
+    assert graph["implements"] == []
+    assert [r["method"] for r in _first_implementations(store_target)] == []
 
     # Nothing changed in the copy: still incomplete, and --strict says so by the exit status.
     strict = _load(copy, store_target, "--strict")
@@ -119,7 +124,7 @@ def test_missing_contents_are_reported_stored_incomplete_and_repaired(store_targ
     assert _load(source.path, whole).exit_code == 0
     expected = _graph(whole)
     assert _commit(expected, s["grpo"])["incomplete"] is False
-    assert _graph(store_target) == expected
+    assert _graph(store_target) == expected and expected["mentions"] == []
     (grpo_first,) = [r for r in _first_implementations(store_target) if r["method"] == "grpo"]
     assert grpo_first["commit"] == s["grpo"] and grpo_first["evidence"].startswith(TRAINER)
     assert "incomplete" not in grpo_first["rule"]
