@@ -6,7 +6,9 @@ never the diffs. The history is cut into slices of commits that run in parallel 
 since the cost is git computing diffs on one core. What was mined is remembered on the
 Framework node (`mined_head`); the caller reads it from the store and hands it in, so a re-run
 mines only new commits, notices a force-push, and a run interrupted before the end simply mines
-the same commits again. Nothing here talks to a store.
+the same commits again. A commit whose diff needs file contents the copy lacks (a partial clone)
+is mined without those files and marked incomplete; the caller hands the incomplete commits back
+in, and they are mined again once their files can be read. Nothing here talks to a store.
 """
 
 from __future__ import annotations
@@ -49,9 +51,13 @@ _MISSING = re.compile(
     r"unable to read ([0-9a-f]{40})|missing blob object '?([0-9a-f]{40})"
     r"|could not fetch ([0-9a-f]{40}) from promisor remote"
 )
-# A partial clone would fetch each missing blob on its own, one round trip at a time (hours on a
-# large history, and network the user did not ask for): the miner reads only what is present.
-_NO_LAZY_FETCH = {**os.environ, "GIT_NO_LAZY_FETCH": "1"}
+
+
+def _no_lazy_fetch() -> dict[str, str]:
+    """git's environment for mining. A partial clone would fetch each missing blob on its own, one
+    round trip at a time (hours on a large history, and network the user did not ask for): the
+    miner reads only what is present and reports the rest."""
+    return {**os.environ, "GIT_NO_LAZY_FETCH": "1"}
 
 
 # --- parsing the log stream (pure) ---------------------------------------------------------------
@@ -239,7 +245,7 @@ def stream_records(git_dir: Path | str, shas: list[str], excludes: tuple[str, ..
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=_NO_LAZY_FETCH,
+        env=_no_lazy_fetch(),
     )
 
     def feed() -> None:
@@ -293,7 +299,7 @@ def missing_contents(git_dir: Path | str, shas: Iterable[str]) -> dict[str, list
     # Rename detection would read the very blobs that are missing.
     raw = run_git(
         git_dir, "log", "--no-walk=unsorted", "--stdin", "--raw", "--no-abbrev", "--no-renames",
-        "--diff-merges=off", "--format=%x00%H %P", input="\n".join(shas) + "\n", env=_NO_LAZY_FETCH,
+        "--diff-merges=off", "--format=%x00%H %P", input="\n".join(shas) + "\n", env=_no_lazy_fetch(),
     )  # fmt: skip
     changes: dict[str, list[tuple[str, str, str]]] = {}
     tips: set[str] = set()
@@ -308,7 +314,7 @@ def missing_contents(git_dir: Path | str, shas: Iterable[str]) -> dict[str, list
                 changes.setdefault(sha, []).append((path, fields[2], fields[3]))
     listed = run_git(
         git_dir, "rev-list", "--objects", "--no-walk", "--missing=print", "--stdin",
-        input="\n".join(sorted(tips)) + "\n", env=_NO_LAZY_FETCH,
+        input="\n".join(sorted(tips)) + "\n", env=_no_lazy_fetch(),
     )  # fmt: skip
     absent = {line[1:].strip() for line in listed.splitlines() if line.startswith("?")}
     missing = {
@@ -724,7 +730,7 @@ def _plan_repairs(git_dir: Path, incomplete: frozenset[str], result: MineResult)
         return
     present = run_git(
         git_dir, "rev-list", "--no-walk=unsorted", "--ignore-missing", "--stdin",
-        input="\n".join(sorted(incomplete)) + "\n", env=_NO_LAZY_FETCH,
+        input="\n".join(sorted(incomplete)) + "\n", env=_no_lazy_fetch(),
     ).split()  # fmt: skip
     still = missing_contents(git_dir, present)
     result.incomplete.update(still)
