@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 # Bump when a declaration below changes in a way an existing store cannot absorb.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 PROPERTY_TYPES = ("STRING", "INT64", "DOUBLE", "BOOL", "DATE", "STRING[]")
 
@@ -183,6 +183,13 @@ NODE_TYPES: dict[str, NodeType] = {
                     "excluded",
                     doc="why this commit never counts as an implementation: reverted, force-pushed away",
                 ),
+                Prop(
+                    "incomplete",
+                    "BOOL",
+                    doc="some files' contents were missing from the mined copy; mined again when present",
+                ),
+                Prop("missing_files", "INT64", doc="how many changed files could not be read"),
+                Prop("missing_paths", "STRING[]", doc="the first 50 of them"),
             ),
             "A commit of a framework's history.",
         ),

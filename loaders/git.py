@@ -6,7 +6,9 @@ never the diffs. The history is cut into slices of commits that run in parallel 
 since the cost is git computing diffs on one core. What was mined is remembered on the
 Framework node (`mined_head`); the caller reads it from the store and hands it in, so a re-run
 mines only new commits, notices a force-push, and a run interrupted before the end simply mines
-the same commits again. Nothing here talks to a store.
+the same commits again. A commit whose diff needs file contents the copy lacks (a partial clone)
+is mined without those files and marked incomplete; the caller hands the incomplete commits back
+in, and they are mined again once their files can be read. Nothing here talks to a store.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import subprocess
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -44,7 +46,17 @@ class MissingObjectError(GitError):
         self.sha = sha
 
 
-_MISSING = re.compile(r"unable to read ([0-9a-f]{40})|missing blob object '?([0-9a-f]{40})")
+_MISSING = re.compile(
+    r"unable to read ([0-9a-f]{40})|missing blob object '?([0-9a-f]{40})"
+    r"|could not fetch ([0-9a-f]{40}) from promisor remote"
+)
+
+
+def _no_lazy_fetch() -> dict[str, str]:
+    """git's environment for mining. A partial clone would fetch each missing blob on its own, one
+    round trip at a time (hours on a large history, and network the user did not ask for): the
+    miner reads only what is present and reports the rest."""
+    return {**os.environ, "GIT_NO_LAZY_FETCH": "1"}
 
 
 # --- parsing the log stream (pure) ---------------------------------------------------------------
@@ -67,6 +79,9 @@ class MinedCommit:
     files_changed: int = 0
     insertions: int = 0
     deletions: int = 0
+    # Files whose contents this copy lacks: counted and listed in `paths`, but neither their lines
+    # nor their links are known, so the commit is incomplete until it is mined again.
+    missing_paths: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.files:
@@ -74,6 +89,17 @@ class MinedCommit:
             self.files_changed = len(self.files)
             self.insertions = sum(f.added for f in self.files)
             self.deletions = sum(f.deleted for f in self.files)
+
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.missing_paths)
+
+    def add_missing(self, paths: Iterable[str]) -> None:
+        """Record files left out of the diff because their contents are missing."""
+        new = sorted(set(paths) - set(self.missing_paths))
+        self.missing_paths = sorted(self.missing_paths + new)
+        self.files_changed += len(new)
+        self.paths = (self.paths + [p for p in new if p not in self.paths])[:MAX_PATHS]
 
     @property
     def subject(self) -> str:
@@ -214,7 +240,11 @@ def stream_records(git_dir: Path | str, shas: list[str], excludes: tuple[str, ..
     """Raw log records for `shas`, in that order, from one streaming `git log` process. A record
     cut short by a failing git is never yielded: the error is raised instead."""
     proc = subprocess.Popen(
-        _log_command(git_dir, excludes), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        _log_command(git_dir, excludes),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_no_lazy_fetch(),
     )
 
     def feed() -> None:
@@ -246,7 +276,7 @@ def stream_records(git_dir: Path | str, shas: list[str], excludes: tuple[str, ..
         message = f"git log failed in {git_dir} (exit {code}): {err.strip()[:500]}"
         missing = _MISSING.search(err)
         if missing:
-            raise MissingObjectError(message, missing.group(1) or missing.group(2))
+            raise MissingObjectError(message, next(g for g in missing.groups() if g))
         raise GitError(message + "; the repository may be corrupt: re-clone it or run `git fsck`")
     if pending is not None:
         yield pending
@@ -259,21 +289,38 @@ def stream_commits(
     return map(parse_commit, stream_records(git_dir, shas, excludes))
 
 
-def _paths_of_blob(git_dir: Path | str, shas: list[str], blob: str) -> set[str]:
+def missing_contents(git_dir: Path | str, shas: Iterable[str]) -> dict[str, list[str]]:
+    """For each of `shas` whose diff needs file contents this copy lacks (a partial clone, deleted
+    objects), the paths it changed that cannot be read. Two git runs that read only trees."""
+    shas = list(shas)
+    if not shas:
+        return {}
     # Rename detection would read the very blobs that are missing.
-    args = (
-        "--no-walk=unsorted",
-        "--stdin",
-        "--raw",
-        "--no-abbrev",
-        "--no-renames",
-        "--format=",
-        "--diff-merges=off",
-    )
-    out = run_git(git_dir, "log", *args, input="\n".join(shas) + "\n")
-    return {
-        line.split("\t", 1)[1].split("\t")[-1] for line in out.splitlines() if blob in line and "\t" in line
+    raw = run_git(
+        git_dir, "log", "--no-walk=unsorted", "--stdin", "--raw", "--no-abbrev", "--no-renames",
+        "--diff-merges=off", "--format=%x00%H %P", input="\n".join(shas) + "\n", env=_no_lazy_fetch(),
+    )  # fmt: skip
+    changes: dict[str, list[tuple[str, str, str]]] = {}
+    tips: set[str] = set()
+    for block in raw.split("\0")[1:]:
+        first, *lines = block.split("\n")
+        sha, *parents = first.split()
+        tips.update([sha, *parents])
+        for line in lines:
+            meta, tab, path = line.partition("\t")
+            fields = meta.split()
+            if tab and len(fields) >= 4:
+                changes.setdefault(sha, []).append((path, fields[2], fields[3]))
+    listed = run_git(
+        git_dir, "rev-list", "--objects", "--no-walk", "--missing=print", "--stdin",
+        input="\n".join(sorted(tips)) + "\n", env=_no_lazy_fetch(),
+    )  # fmt: skip
+    absent = {line[1:].strip() for line in listed.splitlines() if line.startswith("?")}
+    missing = {
+        sha: sorted({path for path, old, new in files if old in absent or new in absent})
+        for sha, files in changes.items()
     }
+    return {sha: paths for sha, paths in missing.items() if paths}
 
 
 # --- mining in worker processes ------------------------------------------------------------------
@@ -286,6 +333,20 @@ def _init_worker(methods: list) -> None:
     _LINKER = CommitLinker(methods)
 
 
+INCOMPLETE_CONFIDENCE = 0.5  # factor on a link's confidence while its commit has unread files
+
+
+def incomplete_link(link: Link, unread: int) -> Link:
+    """A link found in a commit some of whose files could not be read: the unread files may hold
+    a stronger (or the only real) implementation, so its evidence says so and its confidence is
+    halved until the commit is mined whole."""
+    return replace(
+        link,
+        rule=f"{link.rule}; incomplete commit, {unread} unread files not linked",
+        confidence=round(link.confidence * INCOMPLETE_CONFIDENCE, 3),
+    )
+
+
 def link_commit(commit: MinedCommit, linker: CommitLinker) -> MinedCommit:
     """Attach links, then drop the files' diff text and the message body so only small facts
     leave the worker."""
@@ -296,6 +357,8 @@ def link_commit(commit: MinedCommit, linker: CommitLinker) -> MinedCommit:
             )
     result = linker.link(commit.message, commit.files)
     commit.links, commit.reverts = result.links, result.reverts
+    if commit.incomplete:
+        commit.links = [incomplete_link(link, len(commit.missing_paths)) for link in commit.links]
     commit.message = commit.subject  # all that is stored; bodies of squash merges are long
     commit.files = []
     return commit
@@ -368,17 +431,18 @@ def mine_end(index: int, from_back: bool) -> list[MinedCommit]:
 
 
 def _mine_without_missing(git_dir: str, sha: str) -> MinedCommit:
-    """One commit alone, leaving out the files whose contents this copy lacks."""
-    excludes: tuple[str, ...] = ()
-    for _ in range(50):
-        try:
-            return next(stream_commits(git_dir, [sha], excludes))
-        except MissingObjectError as exc:
-            paths = _paths_of_blob(git_dir, [sha], exc.sha) - set(excludes)
-            if not paths:
-                raise
-            excludes += tuple(sorted(paths))
-    raise GitError(f"{git_dir}: commit {sha} needs file contents this copy lacks; re-clone it")
+    """One commit alone, leaving out the files whose contents this copy lacks; they are recorded
+    as missing, so the commit is stored as incomplete and mined again once they are present."""
+    excludes = tuple(missing_contents(git_dir, [sha]).get(sha, ()))
+    try:
+        commit = next(stream_commits(git_dir, [sha], excludes))
+    except MissingObjectError as exc:
+        raise GitError(
+            f"{git_dir}: commit {sha} needs an object this copy lacks ({exc.sha}) outside its files' "
+            "contents; fetch the missing objects or use a full clone"
+        ) from exc
+    commit.add_missing(excludes)
+    return commit
 
 
 def mine_commits(
@@ -454,6 +518,10 @@ def commit_records(framework: str, c: MinedCommit, origin: str = "") -> Iterator
             "deletions": c.deletions,
             "paths": c.paths,
             "is_merge": len(c.parents) > 1,
+            # Written on every commit (not left unknown), so a repaired commit clears its flag.
+            "incomplete": c.incomplete,
+            "missing_files": len(c.missing_paths),
+            "missing_paths": c.missing_paths[:MAX_PATHS],
         },
         origin,
     )
@@ -542,15 +610,46 @@ class MineResult:
     force_push: bool = False
     abandoned: int = 0
     up_to_date: bool = False
+    remined: list[str] = field(default_factory=list)  # stored incomplete commits now readable
+    repaired: int = 0  # of those, mined whole
+    # Commits left incomplete (sha -> paths whose contents this copy lacks), mined now or before.
+    incomplete: dict[str, list[str]] = field(default_factory=dict)
 
     def summary(self) -> str:
         if self.up_to_date:
-            return f"{self.framework}: up to date at {self.head[:12]}"
+            return f"{self.framework}: up to date at {self.head[:12]}{self._incomplete_note()}"
         note = f", force-push: {self.abandoned} commits no longer on HEAD" if self.force_push else ""
+        if self.repaired:
+            note += f", {self.repaired} incomplete commits mined whole"
         return (
             f"{self.framework}: {self.new_commits} new commits, {self.links} links, "
-            f"{self.releases} releases, head {self.head[:12]}{note}"
+            f"{self.releases} releases, head {self.head[:12]}{note}{self._incomplete_note()}"
         )
+
+    def _incomplete_note(self) -> str:
+        n = len(self.incomplete)
+        return f", {n} commits incomplete (file contents missing from this copy)" if n else ""
+
+    def incomplete_warning(self, repo: str | Path, shown: int = 10) -> list[str]:
+        """What the user reads when commits are incomplete: which, which paths, how to repair."""
+        if not self.incomplete:
+            return []
+        lines = [
+            f"warning: {self.framework}: {len(self.incomplete)} commits stored as incomplete: {repo} "
+            "lacks the contents of some files they change (a partial clone, or objects deleted); "
+            "those files are not linked, and links found in the rest have half their confidence:"
+        ]
+        for sha, paths in sorted(self.incomplete.items())[:shown]:
+            more = f" and {len(paths) - 5} more" if len(paths) > 5 else ""
+            lines.append(f"  {sha[:12]}: {', '.join(paths[:5])}{more}")
+        if len(self.incomplete) > shown:
+            lines.append(f"  ... and {len(self.incomplete) - shown} more commits")
+        lines.append(
+            f"warning: to repair them, fetch the missing contents (`git -C {repo} fetch --refetch "
+            "--no-filter origin` for a partial clone) or mine a full clone, then run `uptake load git` "
+            "again: incomplete commits are mined again once their files can be read"
+        )
+        return lines
 
 
 @dataclass(frozen=True)
@@ -560,6 +659,7 @@ class MinedState:
     head: str | None = None
     tags: str | None = None  # digest of the tags mined with `head`
     commits: frozenset[str] = frozenset()  # stored shas; needed only when history was rewritten
+    incomplete: frozenset[str] = frozenset()  # stored commits mined without some files' contents
 
 
 def history_rewritten(repo_path: str | Path, mined_head: str | None) -> bool:
@@ -609,15 +709,32 @@ def mine_framework(
     tags = list_tags(git_dir)
     digest = tags_digest(tags)
     result = MineResult(framework, head)
-    if state.head == head and state.tags == digest:
+    _plan_repairs(git_dir, state.incomplete, result)
+    if state.head == head and state.tags == digest and not result.remined:
         result.up_to_date = True
         return FrameworkMining(result, iter(()))
     shas, result.force_push, dropped = plan_commits(git_dir, head, state)
     result.abandoned = len(dropped)
+    new = set(shas)
+    result.remined = [sha for sha in result.remined if sha not in new]
     records = _history_records(
         git_dir, framework, methods, state, shas, dropped, tags, result, workers, progress
     )
     return FrameworkMining(result, records)
+
+
+def _plan_repairs(git_dir: Path, incomplete: frozenset[str], result: MineResult) -> None:
+    """Of the stored incomplete commits this copy has, those whose files can all be read now are
+    mined again (`result.remined`); the others stay incomplete, with the paths still missing."""
+    if not incomplete:
+        return
+    present = run_git(
+        git_dir, "rev-list", "--no-walk=unsorted", "--ignore-missing", "--stdin",
+        input="\n".join(sorted(incomplete)) + "\n", env=_no_lazy_fetch(),
+    ).split()  # fmt: skip
+    still = missing_contents(git_dir, present)
+    result.incomplete.update(still)
+    result.remined = sorted(sha for sha in present if sha not in still)
 
 
 def _history_records(
@@ -636,13 +753,24 @@ def _history_records(
         yield Node("Commit", sha, {"excluded": "no longer on HEAD (force-push)"}, f"{framework} force-push")
     reverts: dict[str, str] = {}
     advance = (lambda _, n: progress(n)) if progress else None
-    for _, mined in mine_commits([(str(git_dir), shas)], methods, workers, advance):
+    remined = set(result.remined)
+    for _, mined in mine_commits([(str(git_dir), result.remined + shas)], methods, workers, advance):
         for c in mined:
-            result.new_commits += 1
             result.links += len(c.links)
+            if c.incomplete:
+                result.incomplete[c.sha] = c.missing_paths
             if c.reverts is not None:
                 reverts[c.sha] = c.reverts or _revert_target_by_subject(git_dir, c.subject, c.sha)
-            yield from commit_records(framework, c)
+            if c.sha not in remined:
+                result.new_commits += 1
+                yield from commit_records(framework, c)
+                continue
+            result.repaired += not c.incomplete
+            # The commit node, which clears the flag, goes after its links: a run stopped
+            # between the two leaves the commit flagged, so it is mined again.
+            node, *rest = commit_records(framework, c)
+            yield from rest
+            yield node
     yield from _revert_records(git_dir, framework, reverts)
     digest = tags_digest(tags)
     if shas or state.tags != digest:
@@ -685,6 +813,16 @@ class RepositoryFacts:
     tags: list[Tag]
     first_release: dict[str, str]  # commit sha -> tag name
     excluded: dict[str, str]  # commit sha -> why it never counts (reverted by ...)
+
+    def incomplete_note(self) -> str:
+        """Said when some commits were mined without some files' contents (a partial clone)."""
+        n = sum(c.incomplete for c in self.commits)
+        return (
+            f"; warning: {n} of them incomplete, their files' contents missing from this copy "
+            "(a partial clone?): the release lists them with missing_paths; mine a full clone"
+            if n
+            else ""
+        )
 
 
 def mine_repository(

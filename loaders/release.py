@@ -6,7 +6,9 @@ first release, line counts) and the links themselves (evidence path:line, matche
 rule, confidence). Loading it gives a new user the tracker offline; `uptake update` refreshes
 the same facts from live repositories.
 
-    commits.jsonl   one linked commit per line
+    commits.jsonl   one linked commit per line, and every commit mined without some files'
+                    contents (`missing_files`, the first `missing_paths`): such a commit is
+                    incomplete, and `uptake load git` mines it again when its files can be read
     links.jsonl     one IMPLEMENTS / MENTIONS link per line
     releases.jsonl  one tag per line
     heads.jsonl     one mined framework per line
@@ -20,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..graph.records import Edge, Evidence, Node, Record
-from .git import RepositoryFacts, iso_seconds
+from .git import MAX_PATHS, RepositoryFacts, iso_seconds
 from .input_error import InputError
 from .input_files import INT64_MAX, check_known_fields, json_objects
 
@@ -38,7 +40,7 @@ class ReleaseError(InputError):
 def release_rows(facts: RepositoryFacts) -> dict[str, list[dict[str, Any]]]:
     """The rows one mined repository contributes to each file (pure)."""
     fw = facts.framework
-    linked = [c for c in facts.commits if c.links]
+    linked = [c for c in facts.commits if c.links or c.incomplete]
     rows: dict[str, list[dict[str, Any]]] = {name: [] for name in FILES}
     rows["heads.jsonl"].append({"framework": fw, "head": facts.head, "commits": len(facts.commits)})
     for tag in facts.tags:
@@ -60,7 +62,10 @@ def release_rows(facts: RepositoryFacts) -> dict[str, list[dict[str, Any]]]:
                 "first_release": facts.first_release.get(c.sha),
                 "excluded": facts.excluded.get(c.sha),
             }
-        )
+            # Only on incomplete commits, so a release from whole copies keeps its format.
+            | ({"missing_files": len(c.missing_paths), "missing_paths": c.missing_paths[:MAX_PATHS]}
+               if c.incomplete else {})
+        )  # fmt: skip
         for link in c.links:
             rows["links.jsonl"].append(
                 {"sha": c.sha, "rel": link.rel, "label": link.label, "key": link.key}
@@ -107,6 +112,11 @@ _DATE = (lambda v: isinstance(v, str) and iso_seconds(v) is not None, "an ISO ti
 _COUNT = (lambda v: not isinstance(v, bool) and isinstance(v, int) and 0 <= v <= INT64_MAX, "a count")
 _FLAG = (lambda v: isinstance(v, bool), "true or false")
 _SHARE = (lambda v: not isinstance(v, bool) and isinstance(v, int | float) and 0 <= v <= 1, "a number 0-1")
+_SOME = (lambda v: _COUNT[0](v) and v > 0, "a count above 0")
+_PATHS = (
+    lambda v: isinstance(v, list) and 0 < len(v) <= MAX_PATHS and all(isinstance(p, str) and p for p in v),
+    f"a list of 1 to {MAX_PATHS} paths",
+)
 
 
 def _one_of(*allowed: str) -> tuple[Callable[[Any], bool], str]:
@@ -127,6 +137,8 @@ _COLUMNS: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
         "is_merge": _FLAG,
         "first_release": _TEXT,
         "excluded": _TEXT,
+        "missing_files": _SOME,
+        "missing_paths": _PATHS,
     },
     "links.jsonl": {
         "sha": _TEXT,
@@ -204,7 +216,7 @@ def data_release_records(folder: Path | None = None) -> list[Record]:
             "deletions": r.get("deletions"),
             "is_merge": r.get("is_merge"),
             "excluded": r.get("excluded"),
-        }
+        } | _incomplete_props(folder, n, r)
         records.append(Node("Commit", r["sha"], props, origin))
         records.append(Edge("PART_OF", ("Commit", r["sha"]), ("Framework", r["framework"]), {}, origin))
         if r.get("first_release"):
@@ -229,6 +241,22 @@ def data_release_records(folder: Path | None = None) -> list[Record]:
             Edge(r["rel"], ("Commit", r["sha"]), (r["label"], r["key"]), evidence.props(), f"links.jsonl:{n}")
         )
     return records
+
+
+def _incomplete_props(folder: Path, line: int, row: dict[str, Any]) -> dict[str, Any]:
+    """A commit mined without some files' contents is stored as incomplete; on a whole one the
+    flag stays unknown, so loading the release never clears a flag a git mining run set."""
+    if row.get("missing_files") is None and row.get("missing_paths") is None:
+        return {}
+    paths, count = row.get("missing_paths"), row.get("missing_files")
+    if paths is None or count is None or count < len(paths):
+        raise ReleaseError(
+            folder / "commits.jsonl",
+            "an incomplete commit needs both missing_files and missing_paths (at most missing_files)",
+            line=line,
+            field="missing_files" if count is None or paths is not None else "missing_paths",
+        )
+    return {"incomplete": True, "missing_files": count, "missing_paths": paths}
 
 
 def find_repository(mirrors: Path, repo: str) -> Path:

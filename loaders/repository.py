@@ -23,6 +23,7 @@ def run_git(
     check: bool = True,
     input: str | None = None,
     error: type[Exception] = GitError,
+    env: dict[str, str] | None = None,
 ) -> str:
     """git's output in `repo` (a work tree or a git directory); `error` is raised when it fails,
     so each loader reports in its own terms."""
@@ -32,6 +33,7 @@ def run_git(
         text=True,
         errors="replace",
         input=input,
+        env=env,
     )
     if check and proc.returncode != 0:
         raise error(f"git {' '.join(args[:3])} failed in {repo}: {proc.stderr.strip()[:500]}")

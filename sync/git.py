@@ -12,7 +12,7 @@ from ..loaders.catalog import read_catalog
 from ..loaders.git import MinedState, MineResult, history_rewritten, mine_framework
 from ..loaders.repository import GitError, clone_or_fetch
 from .report import SyncReport
-from .state import read_state
+from .state import change_state, read_state
 
 
 @dataclass
@@ -23,14 +23,17 @@ class GitSync(SyncReport):
 
 
 def mined_state(store: Store, framework: str, repo_path: str | Path) -> MinedState:
-    """What `store` holds of the framework's history; the stored commits only when HEAD was
-    rewritten since, as only then does the miner need them."""
+    """What `store` holds of the framework's history: its head and tags, the commits stored as
+    incomplete, and the stored commits only when HEAD was rewritten since, as only then does the
+    miner need them."""
     rows = read_state(store, "framework-mined-state", {"slug": framework})
     head, tags = (rows[0]["head"], rows[0]["tags"]) if rows else (None, None)
+    rows = read_state(store, "framework-incomplete-commits", {"framework": framework})
+    incomplete = frozenset(r["sha"] for r in rows)
     if not history_rewritten(repo_path, head):
-        return MinedState(head, tags)
+        return MinedState(head, tags, incomplete=incomplete)
     rows = read_state(store, "framework-commit-shas", {"framework": framework})
-    return MinedState(head, tags, frozenset(r["sha"] for r in rows))
+    return MinedState(head, tags, frozenset(r["sha"] for r in rows), incomplete)
 
 
 def sync_git(
@@ -53,6 +56,9 @@ def sync_git(
         progress=progress,
     )
     report = GitSync(f"git history of {framework}")
+    if mining.result.remined:
+        # Mined whole, a commit may link other methods, or the same ones by another kind of link.
+        change_state(store, "commit-links-clear", {"shas": mining.result.remined})
     report.add(store.write_all(mining.records, batch_size=batch_size))
     report.mined = mining.result
     report.notes.append(mining.result.summary().removeprefix(f"{framework}: "))

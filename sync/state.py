@@ -24,3 +24,9 @@ def _state_queries() -> dict[str, StoredQuery]:
 def read_state(store: Store, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
     """Rows of the internal stored query `name`, with its parameters checked."""
     return run_query(store, _state_queries()[name], params, on_writer=True).rows
+
+
+def change_state(store: Store, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    """Run the internal stored query `name` that changes what a loader left behind (links it is
+    about to find again); it runs on the writing connection like every state query."""
+    return read_state(store, name, params)

@@ -574,6 +574,20 @@ release_case(
     "link-unknown-commit", "links.jsonl", release_row("links.jsonl", sha="d" * 40), ":2:", "field 'sha'"
 )
 release_case("commit-invalid-utf8", "commits.jsonl", INVALID_UTF8, ":2:", "UTF-8")
+release_case(
+    "missing-paths-not-a-list",
+    "commits.jsonl",
+    release_row("commits.jsonl", missing_files=1, missing_paths="fw/a.py"),
+    ":2:",
+    "field 'missing_paths'",
+)
+release_case(
+    "missing-files-without-paths",
+    "commits.jsonl",
+    release_row("commits.jsonl", missing_files=2),
+    ":2:",
+    "field 'missing_paths'",
+)
 
 
 @case("release-file-missing")

@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 from uptake.api.cli import app
 from uptake.graph.records import Edge, Node
+from uptake.graph.schema import SCHEMA_VERSION
 from uptake.graph.store import open_store
 
 runner = CliRunner()
@@ -45,7 +46,7 @@ def test_db_init_then_info_counts(target):
     rows = json.loads(result.output[result.output.index("[") :])
     counts = {r["name"]: r["count"] for r in rows}
     assert counts["Method"] == 3 and counts["EXTENDS"] == 2 and counts["Paper"] == 0
-    assert "schema version 1" in result.output
+    assert f"schema version {SCHEMA_VERSION}" in result.output
 
 
 def test_stored_query_with_validated_parameters(target):

@@ -204,7 +204,7 @@ def test_missing_path_and_corrupt_repository_are_clear_errors(store, tmp_path):
         resolve_repository(tmp_path / "plain")
     repo, s = crafted_history(tmp_path / "fw")
     # A copy without one file's content (as a partial clone): the commits whose diffs need it are
-    # mined without that file; the commits whose versions of it are present keep it.
+    # mined without that file's lines and stored as incomplete; the others are whole.
     partial = tmp_path / "partial.git"
     shutil.copytree(repo.path / ".git", partial)
     blob = repo.git("rev-parse", f"{s['dapo']}:fw/grpo_trainer.py")
@@ -214,13 +214,15 @@ def test_missing_path_and_corrupt_repository_are_clear_errors(store, tmp_path):
     touching = repo.git("log", "--format=%H", "--", "fw/grpo_trainer.py").split()
     needing = {sha for sha in touching if blob in repo.git("show", "--raw", "--no-abbrev", "--format=", sha)}
     assert s["dapo"] in needing and len(touching) > len(needing)
-    paths = {
-        r["sha"]: r["paths"]
-        for r in store.read("MATCH (c:Commit) WHERE c.sha IN $shas RETURN c.sha AS sha, c.paths AS paths",
-                            {"shas": touching})
+    rows = {
+        r["sha"]: r
+        for r in store.read("MATCH (c:Commit) WHERE c.sha IN $shas RETURN c.sha AS sha, c.paths AS paths, "
+                            "c.missing_paths AS missing, c.incomplete AS incomplete", {"shas": touching})
     }  # fmt: skip
-    kept = ["fw/grpo_trainer.py" in paths[sha] for sha in touching]
-    assert kept == [sha not in needing for sha in touching]
+    assert all("fw/grpo_trainer.py" in rows[sha]["paths"] for sha in touching)  # changed, read or not
+    assert [rows[sha]["incomplete"] for sha in touching] == [sha in needing for sha in touching]
+    unread = ["fw/grpo_trainer.py" in rows[sha]["missing"] for sha in touching]
+    assert unread == [sha in needing for sha in touching]
     # A corrupt copy: a commit object is garbage. The error names the repository.
     corrupt = tmp_path / "corrupt.git"
     shutil.copytree(repo.path / ".git", corrupt)

@@ -27,7 +27,9 @@ def _selected(catalog, slugs: list[str] | None, fail):
     return [framework_entry(catalog, slug, fail) for slug in slugs]
 
 
-def _mine(store, entry, repo: Path | None, methods, workers, fail, unshallow: bool = False) -> None:
+def _mine(
+    store, entry, repo: Path | None, methods, workers, fail, unshallow: bool = False, strict: bool = False
+) -> None:
     from ...loaders.repository import GitError, clone_or_fetch, fetch_full_history
     from ...sync.git import sync_git
 
@@ -40,6 +42,10 @@ def _mine(store, entry, repo: Path | None, methods, workers, fail, unshallow: bo
     except GitError as exc:
         fail(f"{entry.slug}: {exc}")
     print_report(report)
+    for line in report.mined.incomplete_warning(path):
+        typer.echo(line, err=True)
+    if strict and report.mined.incomplete:
+        raise typer.Exit(3)  # stored, but not whole: a script asked to hear it by the exit status
 
 
 def register(app, load_app, connect, fail) -> None:
@@ -58,12 +64,15 @@ def register(app, load_app, connect, fail) -> None:
             bool,
             typer.Option("--unshallow", help="a shallow clone: fetch its whole history first (network)"),
         ] = False,
+        strict: Annotated[
+            bool, typer.Option("--strict", help="exit with status 3 when some commits are stored incomplete")
+        ] = False,
     ) -> None:
         """Mine one framework's git history (new commits only after the first run)."""
         catalog = read_catalog_or_fail(fail)
         entry = framework_entry(catalog, framework, fail)
         with connect(store) as s:
-            _mine(s, entry, repo, list(catalog.methods.values()), workers, fail, unshallow=unshallow)
+            _mine(s, entry, repo, list(catalog.methods.values()), workers, fail, unshallow, strict)
 
     @app.command("update")
     def update(
@@ -109,7 +118,9 @@ def register(app, load_app, connect, fail) -> None:
                 facts.append(mine_repository(entry.slug, path, methods, workers))
             except (GitError, FileNotFoundError) as exc:
                 fail(f"{entry.slug}: {exc}")
-            typer.echo(f"{entry.slug}: {len(facts[-1].commits)} commits mined", err=True)
+            typer.echo(
+                f"{entry.slug}: {len(facts[-1].commits)} commits mined{facts[-1].incomplete_note()}", err=True
+            )
         counts = write_release(facts, out)
         typer.echo(", ".join(f"{name}: {n}" for name, n in counts.items()))
 
