@@ -29,6 +29,7 @@ from fastapi.security import APIKeyHeader
 from pydantic import BaseModel, ConfigDict, Field, create_model
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..graph.cypher_guard import StatementRefused, check_statement
 from ..graph.store import DEFAULT_STORE, QueryTimeout, ReadOnlyError, Store, StoreError, open_store
 from ..queries import QueryError, StoredQuery, load_queries
 from ..queries.run import INT64_RANGE, QueryResult, UnknownQueryError, run_query, stored_query
@@ -225,6 +226,10 @@ def _read(
 ) -> tuple[list[dict[str, Any]], bool]:
     """Ad-hoc Cypher: rows up to the row cap, and whether there were more."""
     seconds = min(timeout or settings.query_timeout, settings.query_timeout)
+    try:
+        cypher = check_statement(cypher)
+    except StatementRefused as exc:
+        raise ApiError(403, "statement_refused", str(exc)) from None
     with _store_errors(seconds, ad_hoc=True):
         try:
             rows = holder.store().read(cypher, params, timeout=seconds, limit=settings.max_rows + 1)
@@ -461,7 +466,7 @@ def _add_routes(app: FastAPI) -> None:
         limit: Limit = MAX_PAGE_SIZE,
         offset: Offset = 0,
     ) -> Rows:
-        """Read-only Cypher, refused by the database if it writes; capped rows, server-side timeout."""
+        """Read-only Cypher: read clauses only (others refused with 403), capped rows, server-side timeout."""
         rows, truncated = _read(holder, settings, request.statement, request.params, timeout=request.timeout)
         page = rows[offset : offset + limit]
         columns = list(rows[0]) if rows else []

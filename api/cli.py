@@ -14,6 +14,7 @@ import click
 import typer
 from typer.core import TyperGroup
 
+from ..graph.cypher_guard import MAX_TIMEOUT, MIN_TIMEOUT, StatementRefused, check_statement
 from ..graph.store import StoreError, open_store
 from ..loaders.input_error import InputError
 from ..queries import QueryError, load_queries, parse_params
@@ -40,9 +41,14 @@ app = typer.Typer(
     help="Uptake: how RL post-training methods travel from papers into frameworks.",
     no_args_is_help=True,
     cls=_UserErrorsAsOneLine,
+    pretty_exceptions_show_locals=False,  # locals hold tokens and passwords
 )
-db_app = typer.Typer(help="Create, inspect and empty a store.", no_args_is_help=True)
-load_app = typer.Typer(help="Run one loader into a store.", no_args_is_help=True)
+db_app = typer.Typer(
+    help="Create, inspect and empty a store.", no_args_is_help=True, pretty_exceptions_show_locals=False
+)
+load_app = typer.Typer(
+    help="Run one loader into a store.", no_args_is_help=True, pretty_exceptions_show_locals=False
+)
 app.add_typer(db_app, name="db")
 app.add_typer(load_app, name="load")
 
@@ -196,7 +202,13 @@ def cypher(
     format: FormatOption = "table",
     timeout: Annotated[float, typer.Option(help="seconds before the database cancels it")] = 30.0,
 ) -> None:
-    """Run ad-hoc Cypher; the database refuses writes."""
+    """Run ad-hoc Cypher: read clauses only, checked before the database sees it."""
+    if not MIN_TIMEOUT <= timeout <= MAX_TIMEOUT:
+        fail(f"--timeout must be between {MIN_TIMEOUT} and {MAX_TIMEOUT} seconds, got {timeout}")
+    try:
+        statement = check_statement(statement)
+    except StatementRefused as exc:
+        fail(str(exc))
     with connect(store, read_only=True) as s:
         try:
             print_rows(s.read(statement, parse_params(param or []), timeout=timeout), format)

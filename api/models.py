@@ -6,6 +6,8 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, Field
 
+from ..graph.cypher_guard import MAX_STATEMENT_CHARS, MAX_TIMEOUT, MIN_TIMEOUT
+
 T = TypeVar("T")
 
 
@@ -99,10 +101,15 @@ class RunQueryRequest(BaseModel):
 class CypherRequest(BaseModel):
     # Ladybug's parser time grows faster than linearly with odd inputs and runs outside the query
     # timeout, so the statement length is bounded too.
-    statement: str = Field(min_length=1, max_length=5_000, description="one read-only Cypher statement")
+    statement: str = Field(
+        min_length=1, max_length=MAX_STATEMENT_CHARS, description="one read-only Cypher statement"
+    )
     params: dict[str, Any] = Field(default_factory=dict, description="passed to the database as parameters")
     timeout: float | None = Field(
-        default=None, gt=0, le=3600, description="seconds; capped by the server's own limit"
+        default=None,
+        ge=MIN_TIMEOUT,
+        le=MAX_TIMEOUT,
+        description="seconds, at least 0.1; capped by the server's own limit",
     )
 
 
