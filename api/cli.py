@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import Annotated
 
 import click
+import requests
 import typer
 from typer.core import TyperGroup
 
 from ..graph.cypher_guard import MAX_TIMEOUT, MIN_TIMEOUT, StatementRefused, check_statement
+from ..graph.redaction import redact_secrets
 from ..graph.store import StoreError, open_store
 from ..loaders.input_error import InputError
 from ..queries import QueryError, load_queries, parse_params
@@ -33,7 +35,13 @@ class _UserErrorsAsOneLine(TyperGroup):
         except InputError as exc:
             if _debugging():
                 raise
-            typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
+            typer.secho(f"error: {redact_secrets(str(exc))}", fg=typer.colors.RED, err=True)
+            raise typer.Exit(1) from None
+        except (requests.ConnectionError, requests.Timeout) as exc:
+            if _debugging():
+                raise
+            # A network failure is the environment's, not a bug: one line, the URL without secrets.
+            typer.secho(f"error: network: {redact_secrets(str(exc))}", fg=typer.colors.RED, err=True)
             raise typer.Exit(1) from None
 
 
@@ -68,7 +76,7 @@ def _debugging() -> bool:
 def fail(message: str) -> None:
     if _debugging() and sys.exc_info()[1] is not None:
         raise  # fail() is called in an except block: --debug shows the error being handled
-    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    typer.secho(f"error: {redact_secrets(message)}", fg=typer.colors.RED, err=True)
     raise typer.Exit(1)
 
 
