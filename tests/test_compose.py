@@ -16,7 +16,9 @@ COMPOSE = yaml.safe_load((REPO / "docker-compose.yml").read_text())
 def test_neo4j_service_is_526_community_with_healthcheck_and_volume():
     neo4j = COMPOSE["services"]["neo4j"]
     assert neo4j["image"] == "neo4j:5.26-community"
-    assert {"${UPTAKE_BIND:-127.0.0.1}:7474:7474", "${UPTAKE_BIND:-127.0.0.1}:7687:7687"} <= set(neo4j["ports"])
+    assert {"${UPTAKE_BIND:-127.0.0.1}:7474:7474", "${UPTAKE_BIND:-127.0.0.1}:7687:7687"} <= set(
+        neo4j["ports"]
+    )
     assert neo4j["environment"]["NEO4J_dbms_security_allow__csv__import__from__file__urls"] == "false"
     assert neo4j["healthcheck"]["test"] and neo4j["healthcheck"]["retries"] > 0
     volume = neo4j["volumes"][0].split(":")
