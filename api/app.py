@@ -29,6 +29,7 @@ from fastapi.security import APIKeyHeader
 from pydantic import BaseModel, ConfigDict, Field, create_model
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..graph.adhoc import WorkerFailed, run_in_worker
 from ..graph.cypher_guard import StatementRefused, check_statement
 from ..graph.store import DEFAULT_STORE, QueryTimeout, ReadOnlyError, Store, StoreError, open_store
 from ..queries import QueryError, StoredQuery, load_queries
@@ -232,7 +233,9 @@ def _read(
         raise ApiError(403, "statement_refused", str(exc)) from None
     with _store_errors(seconds, ad_hoc=True):
         try:
-            rows = holder.store().read(cypher, params, timeout=seconds, limit=settings.max_rows + 1)
+            rows = run_in_worker(holder.target, cypher, params, timeout=seconds, limit=settings.max_rows + 1)
+        except WorkerFailed as exc:
+            raise ApiError(422, "query_stopped", str(exc)) from None
         except StoreError:
             raise
         except (ValueError, TypeError, OverflowError, RuntimeError) as exc:

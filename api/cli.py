@@ -6,6 +6,7 @@ Every command takes its store from --store, else $UPTAKE_STORE, else
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -15,9 +16,10 @@ import requests
 import typer
 from typer.core import TyperGroup
 
+from ..graph.adhoc import run_in_worker
 from ..graph.cypher_guard import MAX_TIMEOUT, MIN_TIMEOUT, StatementRefused, check_statement
 from ..graph.redaction import redact_secrets
-from ..graph.store import StoreError, open_store
+from ..graph.store import DEFAULT_STORE, StoreError, open_store
 from ..loaders.input_error import InputError
 from ..queries import QueryError, load_queries, parse_params
 from ..queries.run import bind_params, run_query, stored_query
@@ -217,11 +219,15 @@ def cypher(
         statement = check_statement(statement)
     except StatementRefused as exc:
         fail(str(exc))
-    with connect(store, read_only=True) as s:
-        try:
-            print_rows(s.read(statement, parse_params(param or []), timeout=timeout), format)
-        except (StoreError, QueryError) as exc:
-            fail(str(exc))
+    with connect(store, read_only=True):
+        pass  # a missing store or an old schema reported as for every command
+    target = store or os.environ.get("UPTAKE_STORE") or DEFAULT_STORE
+    try:
+        # A separate process under a memory limit: a crash or runaway query cannot take this one down.
+        rows = run_in_worker(target, statement, parse_params(param or []), timeout=timeout, limit=None)
+        print_rows(rows, format)
+    except (StoreError, QueryError) as exc:
+        fail(str(exc))
 
 
 commands_git.register(app, load_app, connect, fail)
