@@ -138,3 +138,31 @@ def test_cli_refuses_a_timeout_that_would_mean_none(tmp_path):
         timeout=120,
     )
     assert done.returncode == 1 and "--timeout must be between 0.1" in done.stderr
+
+
+def test_a_runaway_range_is_stopped_in_the_worker_and_the_api_survives(store, monkeypatch):
+    monkeypatch.setenv("NEO4J_USER", NEO4J_USER)
+    monkeypatch.setenv("NEO4J_PASSWORD", NEO4J_PASSWORD)
+    store.write(study_records())
+    config = ApiSettings(refresh_interval=0, connect_attempts=1, query_timeout=5)
+    with TestClient(create_app(store.location, config)) as client:
+        huge = "UNWIND range(1, 100000000000) AS x RETURN count(x) AS n"
+        response = client.post("/cypher", json={"statement": huge})
+        assert 400 <= response.status_code < 500, response.text
+        assert any(word in response.text for word in ("memory", "exceeded", "cancelled")), response.text
+        assert client.get("/health").status_code == 200
+        assert client.post("/cypher", json={"statement": "RETURN 1 AS one"}).json()["data"] == [{"one": 1}]
+
+
+def test_a_statement_that_crashes_the_engine_costs_only_the_worker(tmp_path):
+    """Bypasses the statement check on purpose: the worker is the wall behind it."""
+    from uptake.graph.adhoc import WorkerFailed, run_in_worker
+    from uptake.graph.store import open_store
+
+    target = str(tmp_path / "g.lbug")
+    with open_store(target) as s:
+        s.init()
+    deep = "RETURN " + "(" * 2103 + "1" + ")" * 2103
+    with pytest.raises(WorkerFailed, match="crashed the worker|stopped without an answer|exceeded"):
+        run_in_worker(target, deep, {}, timeout=5, limit=1)
+    assert run_in_worker(target, "RETURN 1 AS one", {}, timeout=5, limit=1) == [{"one": 1}]
