@@ -29,8 +29,8 @@ from fastapi.security import APIKeyHeader
 from pydantic import BaseModel, ConfigDict, Field, create_model
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..graph.adhoc import WorkerFailed, run_in_worker
-from ..graph.cypher_guard import StatementRefused, check_statement
+from ..graph.adhoc import AdhocLimits, WorkerFailed, run_adhoc
+from ..graph.cypher_guard import StatementRefused
 from ..graph.store import DEFAULT_STORE, QueryTimeout, ReadOnlyError, Store, StoreError, open_store
 from ..queries import QueryError, StoredQuery, load_queries
 from ..queries.run import INT64_RANGE, QueryResult, UnknownQueryError, run_query, stored_query
@@ -227,21 +227,15 @@ def _read(
 ) -> tuple[list[dict[str, Any]], bool]:
     """Ad-hoc Cypher: rows up to the row cap, and whether there were more."""
     seconds = min(timeout or settings.query_timeout, settings.query_timeout)
-    try:
-        cypher = check_statement(cypher)
-    except StatementRefused as exc:
-        raise ApiError(403, "statement_refused", str(exc)) from None
     with _store_errors(seconds, ad_hoc=True):
         try:
-            rows = run_in_worker(holder.target, cypher, params, timeout=seconds, limit=settings.max_rows + 1)
+            limits = AdhocLimits.from_env(timeout=seconds, max_rows=settings.max_rows)
+            result = run_adhoc(holder.target, cypher, params, limits=limits)
+        except StatementRefused as exc:
+            raise ApiError(403, "statement_refused", str(exc)) from None
         except WorkerFailed as exc:
             raise ApiError(422, "query_stopped", str(exc)) from None
-        except StoreError:
-            raise
-        except (ValueError, TypeError, OverflowError, RuntimeError) as exc:
-            # Drivers raise these for values they cannot bind: the request's fault, not the server's.
-            raise StoreError(f"cannot run the query with these parameters: {exc}") from exc
-    return rows[: settings.max_rows], len(rows) > settings.max_rows
+    return result.rows, result.truncated
 
 
 def stored_result(

@@ -16,7 +16,7 @@ import requests
 import typer
 from typer.core import TyperGroup
 
-from ..graph.adhoc import run_in_worker
+from ..graph.adhoc import AdhocLimits, run_in_worker
 from ..graph.cypher_guard import MAX_TIMEOUT, MIN_TIMEOUT, StatementRefused, check_statement
 from ..graph.redaction import redact_secrets
 from ..graph.store import DEFAULT_STORE, StoreError, open_store
@@ -204,6 +204,9 @@ def query_command(
             fail(str(exc))
 
 
+CLI_MAX_ROWS = 1_000_000  # the byte cap (UPTAKE_ADHOC_MAX_BYTES) usually binds first
+
+
 @app.command("cypher")
 def cypher(
     statement: Annotated[str, typer.Argument(help="a read-only Cypher statement")],
@@ -224,10 +227,13 @@ def cypher(
     target = store or os.environ.get("UPTAKE_STORE") or DEFAULT_STORE
     try:
         # A separate process under a memory limit: a crash or runaway query cannot take this one down.
-        rows = run_in_worker(target, statement, parse_params(param or []), timeout=timeout, limit=None)
-        print_rows(rows, format)
-    except (StoreError, QueryError) as exc:
+        limits = AdhocLimits.from_env(timeout=timeout, max_rows=CLI_MAX_ROWS)
+        result = run_in_worker(target, statement, parse_params(param or []), limits=limits)
+    except (StoreError, QueryError, ValueError) as exc:
         fail(str(exc))
+    print_rows(result.rows, format)
+    if result.truncated:
+        typer.secho(f"(truncated to {len(result.rows)} rows by {result.cut_by})", err=True)
 
 
 commands_git.register(app, load_app, connect, fail)

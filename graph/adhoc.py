@@ -1,110 +1,189 @@
-"""Ad-hoc statements in a worker process with a memory limit and a hard wall-clock kill.
+"""Ad-hoc Cypher in a sandbox: the statement check, then a worker process with hard limits.
 
-A statement that crashes the engine, exhausts memory or ignores its timeout costs one short-lived
-process, never the API or the CLI. The worker opens the store read-only; the caller checks the
-statement (cypher_guard) before it gets here. A fresh process per statement keeps it simple:
-start-up is the interpreter plus opening the store.
+`run_adhoc` is the one path for ad-hoc statements (API and CLI). The statement is checked
+(cypher_guard) before any database sees it; it then runs in a fresh child process that opens the
+store read-only under a memory limit (RLIMIT_AS) and is killed when it overruns its time. A
+statement that crashes the engine, exhausts memory or ignores its timeout costs that process,
+never the caller. The child answers in JSON (not pickle: it ran a stranger's statement) and cuts
+its rows at the row and byte caps, so a huge result never reaches the caller's memory.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import datetime
+import json
 import os
 import resource
-from multiprocessing.connection import Connection
+import signal
+import subprocess
+import sys
+from dataclasses import asdict, dataclass
 from typing import Any
 
+from .cypher_guard import MAX_TIMEOUT, MIN_TIMEOUT, check_statement
+from .redaction import redact_secrets
 from .store import QueryTimeout, ReadOnlyError, StoreError, open_store
 
-DEFAULT_MEMORY_BYTES = 2 << 30
-# Time for the worker to start and open the store before its own timeout starts to matter.
+GIB = 1 << 30
+MIB = 1 << 20
+# Time for the child to start and open the store, on top of the statement's own timeout.
 GRACE_SECONDS = 10.0
 
 
 class WorkerFailed(StoreError):
-    """The worker ran out of memory, overran its time or crashed; the caller is unaffected."""
+    """The worker ran out of memory or crashed; the caller is unaffected."""
 
 
-def memory_limit_bytes() -> int:
-    """UPTAKE_ADHOC_MEMORY_MB, else 2 GiB."""
-    megabytes = int(os.environ.get("UPTAKE_ADHOC_MEMORY_MB", "0"))
-    return megabytes * 1024 * 1024 if megabytes > 0 else DEFAULT_MEMORY_BYTES
+@dataclass(frozen=True)
+class AdhocLimits:
+    """Bounds on one ad-hoc statement. Environment: UPTAKE_ADHOC_MEMORY_MB, UPTAKE_ADHOC_MAX_BYTES."""
+
+    timeout: float = 10.0
+    max_rows: int = 1000
+    max_bytes: int = 16 * MIB  # of the rows as JSON
+    memory_bytes: int = 2 * GIB
+
+    def __post_init__(self) -> None:
+        # A timeout of 0 means "none" to Ladybug, so a tiny one must never round down to it.
+        if not MIN_TIMEOUT <= self.timeout <= MAX_TIMEOUT:
+            raise ValueError(
+                f"timeout must be between {MIN_TIMEOUT} and {MAX_TIMEOUT:g} seconds, got {self.timeout:g}"
+            )
+        if self.max_rows < 1 or self.max_bytes < 1:
+            raise ValueError("the row and byte caps must be positive")
+        if self.memory_bytes < 256 * MIB:
+            raise ValueError(
+                f"the worker memory limit must be at least 256 MiB, got {_size(self.memory_bytes)}"
+            )
+
+    @classmethod
+    def from_env(cls, **values: Any) -> AdhocLimits:
+        """Limits from the given values, the environment for memory and bytes, else the defaults."""
+        if memory := os.environ.get("UPTAKE_ADHOC_MEMORY_MB"):
+            values.setdefault("memory_bytes", int(memory) * MIB)
+        if max_bytes := os.environ.get("UPTAKE_ADHOC_MAX_BYTES"):
+            values.setdefault("max_bytes", int(max_bytes))
+        return cls(**values)
 
 
-def _describe(limit: int) -> str:
-    return f"{limit / (1 << 30):g} GiB" if limit >= 1 << 30 else f"{limit >> 20} MiB"
+@dataclass(frozen=True)
+class AdhocResult:
+    rows: list[dict[str, Any]]
+    truncated: bool = False
+    cut_by: str | None = None  # which cap cut the rows: "the row cap of 1000 rows", ...
 
 
-def run_in_worker(
-    target: str,
-    statement: str,
-    params: dict[str, Any],
-    *,
-    timeout: float,
-    limit: int,
-    memory_bytes: int | None = None,
-) -> list[dict[str, Any]]:
-    """Rows of one read-only statement run in a fresh process; its errors raised here as StoreError."""
-    memory = memory_bytes or memory_limit_bytes()
-    context = multiprocessing.get_context("spawn")
-    receiver, sender = context.Pipe(duplex=False)
-    worker = context.Process(
-        target=_work, args=(sender, target, statement, params, timeout, limit, memory), daemon=True
+def run_adhoc(target: str, statement: str, params: dict[str, Any], *, limits: AdhocLimits) -> AdhocResult:
+    """One checked, read-only statement run in a worker; StatementRefused, QueryTimeout or StoreError."""
+    return run_in_worker(target, check_statement(statement), params, limits=limits)
+
+
+def run_in_worker(target: str, statement: str, params: dict[str, Any], *, limits: AdhocLimits) -> AdhocResult:
+    """The statement as given (unchecked) in a fresh child process under the limits."""
+    request = json.dumps(
+        {"target": target, "statement": statement, "params": params, "limits": asdict(limits)}
     )
-    worker.start()
-    sender.close()
+    child = subprocess.Popen(
+        [sys.executable, "-c", f"from {__name__} import serve_one; serve_one()"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_child_env(limits.memory_bytes),
+    )
     try:
-        if not receiver.poll(timeout + GRACE_SECONDS):
-            raise WorkerFailed(f"query exceeded {timeout:g} s and was stopped")
-        kind, payload = receiver.recv()
-    except EOFError:
-        worker.join(5)
-        if worker.exitcode is not None and worker.exitcode < 0:
-            raise WorkerFailed(
-                f"the query crashed the worker (signal {-worker.exitcode}); the server is unaffected"
-            ) from None
-        raise WorkerFailed(
-            f"the query worker stopped without an answer (exit {worker.exitcode}, memory limit "
-            f"{_describe(memory)}); the server is unaffected"
-        ) from None
-    finally:
-        if worker.is_alive():
-            worker.kill()
-        worker.join(5)
-        receiver.close()
+        out, err = child.communicate(request.encode(), timeout=limits.timeout + GRACE_SECONDS)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        raise QueryTimeout(f"query exceeded {limits.timeout:g} s and was stopped") from None
+    if child.returncode != 0 or not out:
+        raise WorkerFailed(_crash_message(child.returncode, err, limits.memory_bytes))
+    return _answer(json.loads(out))
+
+
+def _child_env(memory: int) -> dict[str, str]:
+    env = dict(os.environ)
+    # Ladybug's default page cache and address reservation exceed any sensible memory limit.
+    env.setdefault("UPTAKE_LADYBUG_BUFFER_MB", str(max(64, memory // 8 // MIB)))
+    env.setdefault("UPTAKE_LADYBUG_MAX_DB_MB", str(max(256, memory // 4 // MIB)))
+    return env
+
+
+def _crash_message(returncode: int, err: bytes, memory: int) -> str:
+    if b"MemoryError" in err or b"bad_alloc" in err:
+        return f"query ran out of memory (limit {_size(memory)}); the server is unaffected"
+    if returncode < 0:
+        name = signal.Signals(-returncode).name if -returncode in signal.valid_signals() else -returncode
+        # The engine may crash when an allocation fails under the limit, so both causes are named.
+        return f"query crashed the worker ({name}; memory limit {_size(memory)}); the server is unaffected"
+    return f"query worker stopped without an answer (exit {returncode}); the server is unaffected"
+
+
+def _answer(answer: dict[str, Any]) -> AdhocResult:
+    kind, message = answer["kind"], answer.get("message", "")
     if kind == "rows":
-        return payload
+        return AdhocResult(answer["rows"], answer["cut_by"] is not None, answer["cut_by"])
     raise {"timeout": QueryTimeout, "read_only": ReadOnlyError, "memory": WorkerFailed}.get(kind, StoreError)(
-        payload
+        message
     )
 
 
-def _work(
-    sender: Connection,
-    target: str,
-    statement: str,
-    params: dict[str, Any],
-    timeout: float,
-    limit: int,
-    memory: int,
-) -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    # Ladybug's default page cache and address reservation exceed any sensible limit.
-    os.environ.setdefault("UPTAKE_LADYBUG_BUFFER_MB", str(max(64, memory // 8 >> 20)))
-    os.environ.setdefault("UPTAKE_LADYBUG_MAX_DB_MB", str(max(256, memory // 4 >> 20)))
+def _size(n: int) -> str:
+    if n >= GIB:
+        return f"{n / GIB:g} GiB"
+    return f"{n / MIB:g} MiB" if n >= MIB else f"{n} bytes"
+
+
+# -- the child process -------------------------------------------------------------------
+
+
+def serve_one() -> None:
+    """Child side: read one request on stdin, write one JSON answer on stdout, exit."""
+    request = json.loads(sys.stdin.buffer.read())
+    limits = AdhocLimits(**request["limits"])
+    resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
+    answer_fd = os.dup(1)
+    os.dup2(2, 1)  # whatever the engine prints cannot corrupt the answer
     try:
-        with open_store(target, read_only=True) as store:
-            sender.send(("rows", store.read(statement, params, timeout=timeout, limit=limit)))
+        answer = _rows_answer(request, limits)
     except QueryTimeout as exc:
-        sender.send(("timeout", str(exc)))
+        answer = {"kind": "timeout", "message": str(exc)}
     except ReadOnlyError as exc:
-        sender.send(("read_only", str(exc)))
-    except (MemoryError, StoreError, RuntimeError) as exc:
-        if isinstance(exc, MemoryError) or "bad_alloc" in str(exc):
-            sender.send(("memory", f"query ran out of memory (limit {_describe(memory)})"))
-        else:
-            sender.send(("error", str(exc)))
-    except Exception as exc:  # the worker reports every failure instead of dying silently
-        sender.send(("error", f"{type(exc).__name__}: {exc}"))
-    finally:
-        sender.close()
+        answer = {"kind": "read_only", "message": str(exc)}
+    except MemoryError:
+        answer = {
+            "kind": "memory",
+            "message": f"query ran out of memory (limit {_size(limits.memory_bytes)})",
+        }
+    except (StoreError, RuntimeError, ValueError, TypeError, OverflowError) as exc:
+        answer = {"kind": "error", "message": redact_secrets(str(exc))}
+        if "bad_alloc" in str(exc):
+            answer = {
+                "kind": "memory",
+                "message": f"query ran out of memory (limit {_size(limits.memory_bytes)})",
+            }
+    with os.fdopen(answer_fd, "w") as out:
+        out.write(json.dumps(answer, default=_json_value))
+
+
+def _rows_answer(request: dict[str, Any], limits: AdhocLimits) -> dict[str, Any]:
+    with open_store(request["target"], read_only=True) as store:
+        rows = store.read(
+            request["statement"], request["params"], timeout=limits.timeout, limit=limits.max_rows + 1
+        )
+    kept, size, cut_by = [], 0, None
+    for row in rows[: limits.max_rows]:
+        size += len(json.dumps(row, default=_json_value))
+        if size > limits.max_bytes:
+            cut_by = f"the byte cap of {_size(limits.max_bytes)}"
+            break
+        kept.append(row)
+    if cut_by is None and len(rows) > limits.max_rows:
+        cut_by = f"the row cap of {limits.max_rows} rows"
+    return {"kind": "rows", "rows": kept, "cut_by": cut_by}
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, (datetime.date, datetime.time)) or hasattr(value, "iso_format"):
+        return value.isoformat() if hasattr(value, "isoformat") else value.iso_format()
+    return str(value)

@@ -156,13 +156,27 @@ def test_a_runaway_range_is_stopped_in_the_worker_and_the_api_survives(store, mo
 
 def test_a_statement_that_crashes_the_engine_costs_only_the_worker(tmp_path):
     """Bypasses the statement check on purpose: the worker is the wall behind it."""
-    from uptake.graph.adhoc import WorkerFailed, run_in_worker
-    from uptake.graph.store import open_store
+    from uptake.graph.adhoc import AdhocLimits, WorkerFailed, run_in_worker
+    from uptake.graph.store import QueryTimeout, open_store
 
     target = str(tmp_path / "g.lbug")
     with open_store(target) as s:
         s.init()
     deep = "RETURN " + "(" * 2103 + "1" + ")" * 2103
-    with pytest.raises(WorkerFailed, match="crashed the worker|stopped without an answer|exceeded"):
-        run_in_worker(target, deep, {}, timeout=5, limit=1)
-    assert run_in_worker(target, "RETURN 1 AS one", {}, timeout=5, limit=1) == [{"one": 1}]
+    with pytest.raises((WorkerFailed, QueryTimeout), match="crashed the worker|without an answer|exceeded"):
+        run_in_worker(target, deep, {}, limits=AdhocLimits(timeout=5))
+    assert run_in_worker(target, "RETURN 1 AS one", {}, limits=AdhocLimits(timeout=5)).rows == [{"one": 1}]
+
+
+def test_large_results_are_cut_to_the_byte_cap_and_reported(tmp_path):
+    from uptake.graph.adhoc import AdhocLimits, run_in_worker
+    from uptake.graph.store import open_store
+
+    target = str(tmp_path / "g.lbug")
+    with open_store(target) as s:
+        s.init()
+    statement = "UNWIND range(1, 50) AS i RETURN i, range(1, 1000) AS big"
+    cut = run_in_worker(target, statement, {}, limits=AdhocLimits(timeout=30, max_bytes=20_000))
+    assert cut.truncated and 0 < len(cut.rows) < 50 and cut.rows[0]["i"] == 1 and "byte cap" in cut.cut_by
+    whole = run_in_worker(target, statement, {}, limits=AdhocLimits(timeout=30))
+    assert not whole.truncated and len(whole.rows) == 50
