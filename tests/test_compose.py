@@ -20,6 +20,7 @@ def test_neo4j_service_is_526_community_with_healthcheck_and_volume():
         neo4j["ports"]
     )
     assert neo4j["environment"]["NEO4J_dbms_security_allow__csv__import__from__file__urls"] == "false"
+    assert neo4j["environment"]["NEO4J_dbms_security_procedures_allowlist"] == "db.*"
     assert neo4j["healthcheck"]["test"] and neo4j["healthcheck"]["retries"] > 0
     volume = neo4j["volumes"][0].split(":")
     assert volume[1] == "/data" and volume[0] in COMPOSE["volumes"]
