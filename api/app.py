@@ -34,6 +34,7 @@ from ..graph.cypher_guard import StatementRefused
 from ..graph.store import DEFAULT_STORE, QueryTimeout, ReadOnlyError, Store, StoreError, open_store
 from ..queries import QueryError, StoredQuery, load_queries
 from ..queries.run import INT64_RANGE, QueryResult, UnknownQueryError, run_query, stored_query
+from .body_limit import BodyLimit, max_body_bytes
 from .graph_view import graph_from_rows, lineage_graph
 from .models import (
     CypherRequest,
@@ -387,6 +388,7 @@ def create_app(store_target: str | None = None, settings: ApiSettings | None = N
     app.state.holder = holder
     app.state.jobs = LoadJobs(target)
     _install_error_handlers(app)
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes())
     _add_routes(app)
     from . import browser_guide, explorer  # web explorer at /, Browser guide at /browser
 
