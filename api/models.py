@@ -83,7 +83,7 @@ class Rows(BaseModel):
     count: int = Field(description="rows the query returned (at most the row cap)")
     limit: int
     offset: int
-    truncated: bool = Field(description="the query had more rows than the row cap")
+    truncated: bool = Field(description="rows were cut at the row cap or, for ad-hoc Cypher, the byte cap")
     graph: Graph
 
 
