@@ -64,6 +64,11 @@ ALLOWED_PROCEDURES = frozenset(
     {"db.labels", "db.relationshiptypes", "db.propertykeys", "show_tables", "table_info"}
 )
 
+# Built-in function namespaces that compute values only (date.truncate, point.distance, ...).
+ALLOWED_FUNCTION_NAMESPACES = frozenset(
+    {"date", "datetime", "localdatetime", "time", "localtime", "duration", "point"}
+)
+
 _BRACKETS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = frozenset(_BRACKETS.values())
 _SAFE_WHITESPACE = frozenset(" \t\r\n")
@@ -272,6 +277,11 @@ def _is_namespaced_call(tokens: list[Token], index: int) -> bool:
     if index > 0 and tokens[index - 1].kind == "word" and tokens[index - 1].text.upper() == "CALL":
         return False  # a procedure name, judged by _check_call
     name, after = _dotted_name(tokens, index)
-    if "." not in name or after >= len(tokens):
+    if "." not in name or after >= len(tokens) or _is_builtin_namespace(name):
         return False
     return tokens[after].kind == "punct" and tokens[after].text == "("
+
+
+def _is_builtin_namespace(name: str) -> bool:
+    namespace, _, function = name.lower().rpartition(".")
+    return namespace in ALLOWED_FUNCTION_NAMESPACES and function.isidentifier()

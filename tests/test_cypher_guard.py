@@ -21,6 +21,7 @@ READS = [
     'RETURN "a \\" ; LOAD FROM x" AS text',
     "MATCH (n) RETURN n // a comment with COPY and ;\n",
     "MATCH (n) /* CHECKPOINT; */ RETURN n",
+    "RETURN date.truncate('month', date('2024-05-17')) AS d, duration.between(date(), date()) AS g",
 ]
 
 
@@ -68,6 +69,7 @@ ATTACKS = {
     "CALL threads=4": "CALL threads is not an allowed procedure",
     "CALL { MATCH (n) RETURN n } IN TRANSACTIONS": "TRANSACTIONS controls transactions",
     "RETURN apoc.load.json('http://127.0.0.1:1')": "namespaced function apoc.load.json",
+    "RETURN apoc.date.format(1)": "namespaced function apoc.date.format",
     "RETURN 1\u00a0COPY (RETURN 1) TO 'x.csv'": "U+00A0",
     "RETURN 1\u2028": "U+2028",
     "MATCH (n) RETURN n \u037e COPY": "U+037E",
