@@ -80,3 +80,29 @@ def test_a_runaway_range_does_not_grow_the_api_process(target, monkeypatch):
 def test_limits_out_of_range_are_refused_naming_the_limit(values, words):
     with pytest.raises(ValueError, match=words):
         AdhocLimits(**values)
+
+
+def test_neo4j_ad_hoc_reads_use_the_read_user_when_set(monkeypatch):
+    """Community has no roles, but a second user shows which credentials the worker uses."""
+    import neo4j
+    from conftest import NEO4J_PASSWORD, NEO4J_URI, NEO4J_USER, neo4j_store
+    from uptake.graph.adhoc import run_adhoc
+    from uptake.graph.store import StoreError
+
+    neo4j_store().close()  # skips (fails in CI) without a server
+    admin = neo4j.GraphDatabase.driver(NEO4J_URI, auth=(NEO4J_USER, NEO4J_PASSWORD))
+    create = "CREATE OR REPLACE USER uptake_test_reader SET PASSWORD 'reader-pass-4821' CHANGE NOT REQUIRED"
+    admin.execute_query(create, database_="system")
+    try:
+        monkeypatch.setenv("NEO4J_PASSWORD", "not-the-password")  # the main user cannot log in
+        monkeypatch.setenv("NEO4J_READ_USER", "uptake_test_reader")
+        monkeypatch.setenv("NEO4J_READ_PASSWORD", "reader-pass-4821")
+        result = run_adhoc(NEO4J_URI, "RETURN 1 AS one", {}, limits=AdhocLimits())
+        assert result.rows == [{"one": 1}]
+        monkeypatch.setenv("NEO4J_READ_PASSWORD", "wrong-reader-pass")
+        with pytest.raises(StoreError) as failed:
+            run_adhoc(NEO4J_URI, "RETURN 1 AS one", {}, limits=AdhocLimits())
+        assert "wrong-reader-pass" not in str(failed.value)
+    finally:
+        admin.execute_query("DROP USER uptake_test_reader IF EXISTS", database_="system")
+        admin.close()
