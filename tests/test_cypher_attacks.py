@@ -137,7 +137,7 @@ def test_cli_refuses_a_timeout_that_would_mean_none(tmp_path):
         text=True,
         timeout=120,
     )
-    assert done.returncode == 1 and "--timeout must be between 0.1" in done.stderr
+    assert done.returncode == 1 and "timeout must be between 0.1" in done.stderr
 
 
 def test_a_runaway_range_is_stopped_in_the_worker_and_the_api_survives(store, monkeypatch):
