@@ -17,6 +17,7 @@ import resource
 import signal
 import subprocess
 import sys
+import threading
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -28,6 +29,9 @@ GIB = 1 << 30
 MIB = 1 << 20
 # Time for the child to start and open the store, on top of the statement's own timeout.
 GRACE_SECONDS = 10.0
+# Workers at once (UPTAKE_ADHOC_WORKERS, else the core count): with the memory limit this bounds
+# what ad-hoc queries can take from the machine together.
+_WORKER_SLOTS = threading.BoundedSemaphore(int(os.environ.get("UPTAKE_ADHOC_WORKERS") or os.cpu_count() or 2))
 
 
 class WorkerFailed(StoreError):
@@ -80,6 +84,15 @@ def run_adhoc(target: str, statement: str, params: dict[str, Any], *, limits: Ad
 
 def run_in_worker(target: str, statement: str, params: dict[str, Any], *, limits: AdhocLimits) -> AdhocResult:
     """The statement as given (unchecked) in a fresh child process under the limits."""
+    if not _WORKER_SLOTS.acquire(timeout=limits.timeout):
+        raise WorkerFailed(f"every ad-hoc query worker stayed busy for {limits.timeout:g} s; try again")
+    try:
+        return _run_child(target, statement, params, limits)
+    finally:
+        _WORKER_SLOTS.release()
+
+
+def _run_child(target: str, statement: str, params: dict[str, Any], limits: AdhocLimits) -> AdhocResult:
     request = json.dumps(
         {"target": target, "statement": statement, "params": params, "limits": asdict(limits)}
     )

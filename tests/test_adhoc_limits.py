@@ -106,3 +106,17 @@ def test_neo4j_ad_hoc_reads_use_the_read_user_when_set(monkeypatch):
     finally:
         admin.execute_query("DROP USER uptake_test_reader IF EXISTS", database_="system")
         admin.close()
+
+
+def test_a_query_waits_for_a_free_worker_and_gives_up_naming_why(target, monkeypatch):
+    import threading
+
+    from uptake.graph import adhoc
+
+    slots = threading.BoundedSemaphore(1)
+    monkeypatch.setattr(adhoc, "_WORKER_SLOTS", slots)
+    slots.acquire()  # the only worker is busy
+    with pytest.raises(adhoc.WorkerFailed, match="stayed busy for 0.2 s"):
+        adhoc.run_adhoc(target, "RETURN 1 AS one", {}, limits=AdhocLimits(timeout=0.2))
+    slots.release()
+    assert adhoc.run_adhoc(target, "RETURN 1 AS one", {}, limits=AdhocLimits(timeout=5)).rows == [{"one": 1}]
