@@ -38,6 +38,15 @@ def buffer_pool_bytes() -> int:
     return int(os.environ.get("UPTAKE_LADYBUG_BUFFER_MB", "0")) * 1024 * 1024
 
 
+def address_space_options() -> dict[str, int]:
+    """Ladybug reserves 8 TiB of address space unless told a smaller maximum database size.
+
+    A process under a memory limit (the ad-hoc query worker) sets UPTAKE_LADYBUG_MAX_DB_MB.
+    """
+    megabytes = int(os.environ.get("UPTAKE_LADYBUG_MAX_DB_MB", "0"))
+    return {"max_db_size": megabytes * 1024 * 1024} if megabytes else {}
+
+
 def ladybug_ddl() -> list[str]:
     """Node and relationship tables, derived from the schema."""
     statements = [
@@ -103,6 +112,7 @@ class LadybugStore(Store):
                     # again (a 1.27M-record load took 10.1 s instead of 7.2 s); commits stay
                     # durable in the write-ahead log and `flush` checkpoints once per load.
                     auto_checkpoint=False,
+                    **address_space_options(),
                 )
             except RuntimeError as exc:
                 raise StoreError(f"cannot open Ladybug store {self.location}: {exc}") from exc
@@ -132,7 +142,10 @@ class LadybugStore(Store):
         self.flush()  # a read-only handle sees checkpointed data only
         if self._ro_conn is None:
             self._ro_db = ladybug.Database(
-                str(self._path), read_only=True, buffer_pool_size=buffer_pool_bytes()
+                str(self._path),
+                read_only=True,
+                buffer_pool_size=buffer_pool_bytes(),
+                **address_space_options(),
             )
             self._ro_conn = ladybug.Connection(self._ro_db)
         return self._ro_conn

@@ -13,12 +13,13 @@ from itertools import islice
 from typing import Any
 
 import neo4j
-from neo4j.exceptions import ClientError, Neo4jError, ServiceUnavailable
+from neo4j.exceptions import ClientError, DriverError, Neo4jError, ServiceUnavailable
 from neo4j.graph import Node as NeoNode
 from neo4j.graph import Path as NeoPath
 from neo4j.graph import Relationship as NeoRelationship
 
 from .records import PreparedBatch, rows_without_nulls
+from .redaction import redact_secrets, redact_uri
 from .schema import META_LABEL, NODE_TYPES, SCHEMA_VERSION
 from .store import QueryTimeout, ReadOnlyError, Store, StoreError, WriteError, WriteStats
 
@@ -47,7 +48,8 @@ class Neo4jStore(Store):
     batch_size = 20_000  # one transaction's worth of UNWIND rows without straining the heap
 
     def __init__(self, uri: str, *, user: str, password: str, database: str | None = None):
-        self.location = uri if not database else f"{uri} (database {database})"
+        shown = redact_uri(uri)  # a password in the URI or its query string never reaches output
+        self.location = shown if not database else f"{shown} (database {database})"
         # The server's notices ("property does not exist" where a label has no such property yet)
         # are expected for a partly loaded graph; the driver would log each as a warning.
         logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
@@ -55,8 +57,8 @@ class Neo4jStore(Store):
         try:
             self._driver = neo4j.GraphDatabase.driver(uri, auth=(user, password))
             self._driver.verify_connectivity()
-        except (ServiceUnavailable, Neo4jError, ValueError, OSError) as exc:
-            raise StoreError(f"cannot reach Neo4j at {uri}: {exc}") from exc
+        except (ServiceUnavailable, Neo4jError, DriverError, ValueError, OSError) as exc:
+            raise StoreError(redact_secrets(f"cannot reach Neo4j at {shown}: {exc}")) from exc
 
     def close(self) -> None:
         self._driver.close()

@@ -182,13 +182,18 @@ def open_store(
     """A Ladybug directory path, or a bolt:// / neo4j:// / neo4j+s:// URI.
 
     Falls back to $UPTAKE_STORE, then ./uptake.lbug. Neo4j credentials come from
-    the arguments, else $NEO4J_USER, $NEO4J_PASSWORD and $NEO4J_DATABASE.
+    the arguments, else $NEO4J_USER, $NEO4J_PASSWORD and $NEO4J_DATABASE; a read-only
+    store uses $NEO4J_READ_USER and $NEO4J_READ_PASSWORD when they are set.
     `refresh_interval` applies to a read-only Ladybug store: see `LadybugStore`.
     """
     target = target or os.environ.get("UPTAKE_STORE") or DEFAULT_STORE
     if target.startswith(NEO4J_SCHEMES):
         from .neo4j_store import Neo4jStore
 
+        if read_only and user is None and os.environ.get("NEO4J_READ_USER"):
+            # A user with the reader role only (Enterprise or Aura); community has no roles, so
+            # there the ad-hoc statement check is what keeps readers from writing.
+            user, password = os.environ["NEO4J_READ_USER"], os.environ.get("NEO4J_READ_PASSWORD", "")
         return Neo4jStore(
             target,
             user=user or os.environ.get("NEO4J_USER", "neo4j"),

@@ -163,7 +163,10 @@ def test_method_framework_lineage_and_failure_resources(client):
 
 def test_cypher_endpoint_refuses_writes_and_passes_parameters_as_parameters(client):
     assert_error(
-        client.post("/cypher", json={"statement": "CREATE (:Framework {slug: 'evil'})"}), 403, "read_only"
+        client.post("/cypher", json={"statement": "CREATE (:Framework {slug: 'evil'})"}),
+        403,
+        "statement_refused",
+        "CREATE writes the graph",
     )
     assert client.get("/frameworks/evil").status_code == 404
     tricky = "grpo'}) DETACH DELETE m //"
@@ -177,7 +180,8 @@ def test_cypher_endpoint_refuses_writes_and_passes_parameters_as_parameters(clie
     assert body["data"] == []
     nodes = client.post("/cypher", json={"statement": "MATCH (m:Method {slug: 'grpo'}) RETURN m"}).json()
     assert nodes["graph"]["nodes"][0]["id"] == "Method:grpo"
-    assert_error(client.post("/cypher", json={"statement": "THIS IS NOT CYPHER"}), 400, "cypher_error")
+    assert_error(client.post("/cypher", json={"statement": "THIS IS NOT CYPHER"}), 403, "statement_refused")
+    assert_error(client.post("/cypher", json={"statement": "MATCH n RETURN n"}), 400, "cypher_error")
 
 
 def test_cypher_row_cap_and_timeout(store, monkeypatch):
@@ -251,7 +255,7 @@ def test_uptake_cypher_refuses_writes_and_reports_timeouts(store, monkeypatch):
     write = runner.invoke(
         cli.app, ["cypher", "CREATE (:Framework {slug: 'evil'})", "--store", store.location]
     )
-    assert write.exit_code == 1 and "read-only" in write.output
+    assert write.exit_code == 1 and "refused: CREATE writes the graph" in write.output
     assert store.read("MATCH (f:Framework {slug: 'evil'}) RETURN count(f) AS n")[0]["n"] == 0
     slow = (
         "UNWIND range(1, 200000) AS a UNWIND range(1, 200000) AS b "

@@ -85,7 +85,7 @@ def test_ad_hoc_cypher_reads_and_refuses_writes(target):
     ok = uptake("cypher", "MATCH (m:Method) RETURN count(m) AS n", "--format", "json", store=target)
     assert ok.exit_code == 0 and json.loads(ok.output) == [{"n": 3}]
     refused = uptake("cypher", "CREATE (:X)", store=target)
-    assert refused.exit_code == 1 and "read-only" in refused.output
+    assert refused.exit_code == 1 and "refused: CREATE writes the graph" in refused.output
     with open_store(target) as s:
         assert s.read("MATCH (m:Method) RETURN count(m) AS n") == [{"n": 3}]
 

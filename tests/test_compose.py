@@ -18,6 +18,8 @@ def test_neo4j_service_is_526_community_with_healthcheck_and_volume():
     assert neo4j["image"] == "neo4j:5.26-community"
     loopback = "${UPTAKE_PUBLISH_ADDRESS:-127.0.0.1}"
     assert {f"{loopback}:7474:7474", f"{loopback}:7687:7687"} == set(neo4j["ports"])
+    assert neo4j["environment"]["NEO4J_dbms_security_allow__csv__import__from__file__urls"] == "false"
+    assert neo4j["environment"]["NEO4J_dbms_security_procedures_allowlist"] == "db.*"
     assert neo4j["healthcheck"]["test"] and neo4j["healthcheck"]["retries"] > 0
     volume = neo4j["volumes"][0].split(":")
     assert volume[1] == "/data" and volume[0] in COMPOSE["volumes"]
@@ -50,3 +52,9 @@ def test_api_service_runs_commands_the_cli_has():
 def test_dockerfile_installs_the_package_and_serves():
     dockerfile = (REPO / "Dockerfile").read_text()
     assert "pip install" in dockerfile and '"uptake", "serve"' in dockerfile
+
+
+def test_every_published_port_binds_to_loopback_unless_the_user_opts_in():
+    for service in COMPOSE["services"].values():
+        for mapping in service.get("ports", []):
+            assert mapping.startswith("${UPTAKE_PUBLISH_ADDRESS:-127.0.0.1}:"), mapping

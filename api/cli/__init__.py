@@ -19,8 +19,11 @@ app = typer.Typer(
     help="Uptake: how RL post-training methods travel from papers into frameworks.",
     no_args_is_help=True,
     cls=UserErrorsAsOneLine,
+    pretty_exceptions_show_locals=False,  # locals hold tokens and passwords
 )
-load_app = typer.Typer(help="Run one loader into a store.", no_args_is_help=True)
+load_app = typer.Typer(
+    help="Run one loader into a store.", no_args_is_help=True, pretty_exceptions_show_locals=False
+)
 app.add_typer(load_app, name="load")
 
 

@@ -12,7 +12,9 @@ from .options import FormatOption, StoreOption
 
 def register(app, load_app, connect, fail) -> None:
     """Add this area's commands; `connect(store)` opens a store, `fail(msg)` exits with an error."""
-    db_app = typer.Typer(help="Create, inspect and empty a store.", no_args_is_help=True)
+    db_app = typer.Typer(
+        help="Create, inspect and empty a store.", no_args_is_help=True, pretty_exceptions_show_locals=False
+    )
     app.add_typer(db_app, name="db")
 
     @db_app.command("init")

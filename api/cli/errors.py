@@ -6,9 +6,11 @@ import sys
 from typing import NoReturn
 
 import click
+import requests
 import typer
 from typer.core import TyperGroup
 
+from ...graph.redaction import redact_secrets
 from ...loaders.input_error import InputError
 
 
@@ -21,7 +23,13 @@ class UserErrorsAsOneLine(TyperGroup):
         except InputError as exc:
             if debugging():
                 raise
-            typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
+            typer.secho(f"error: {redact_secrets(str(exc))}", fg=typer.colors.RED, err=True)
+            raise typer.Exit(1) from None
+        except (requests.ConnectionError, requests.Timeout) as exc:
+            if debugging():
+                raise
+            # A network failure is the environment's, not a bug: one line, the URL without secrets.
+            typer.secho(f"error: network: {redact_secrets(str(exc))}", fg=typer.colors.RED, err=True)
             raise typer.Exit(1) from None
 
 
@@ -33,5 +41,5 @@ def debugging() -> bool:
 def fail(message: str) -> NoReturn:
     if debugging() and sys.exc_info()[1] is not None:
         raise  # fail() is called in an except block: --debug shows the error being handled
-    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    typer.secho(f"error: {redact_secrets(message)}", fg=typer.colors.RED, err=True)
     raise typer.Exit(1)

@@ -88,7 +88,11 @@ def register(app, load_app, connect, fail) -> None:
             for entry in entries:
                 _mine(s, entry, None, methods, workers, fail)
 
-    release_app = typer.Typer(help="The data release of mined git facts (data/git).", no_args_is_help=True)
+    release_app = typer.Typer(
+        help="The data release of mined git facts (data/git).",
+        no_args_is_help=True,
+        pretty_exceptions_show_locals=False,
+    )
     app.add_typer(release_app, name="release")
 
     @release_app.command("build")

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
 
-from ...graph.store import StoreError
+from ...graph.adhoc import AdhocLimits, run_adhoc
+from ...graph.cypher_guard import check_statement
+from ...graph.store import DEFAULT_STORE, StoreError
 from ...queries import QueryError, load_queries, parse_params
 from ...queries.run import bind_params, run_query, stored_query
 from .display import print_rows
 from .options import FormatOption, StoreOption
 
+CLI_MAX_ROWS = 1_000_000  # the byte cap (UPTAKE_ADHOC_MAX_BYTES) usually binds first
 ParamOption = Annotated[list[str] | None, typer.Option("--param", "-p", help="k=v, repeatable")]
 
 
@@ -59,9 +63,20 @@ def register(app, load_app, connect, fail) -> None:
         format: FormatOption = "table",
         timeout: Annotated[float, typer.Option(help="seconds before the database cancels it")] = 30.0,
     ) -> None:
-        """Run ad-hoc Cypher; the database refuses writes."""
-        with connect(store, read_only=True) as s:
-            try:
-                print_rows(s.read(statement, parse_params(param or []), timeout=timeout), format)
-            except (StoreError, QueryError) as exc:
-                fail(str(exc))
+        """Run ad-hoc Cypher: read clauses only, checked before the database sees it."""
+        try:  # limits and the statement check before the store is even opened
+            limits = AdhocLimits.from_env(timeout=timeout, max_rows=CLI_MAX_ROWS)
+            check_statement(statement)
+        except ValueError as exc:
+            fail(str(exc))
+        with connect(store, read_only=True):
+            pass  # a missing store or an old schema reported as for every command
+        target = store or os.environ.get("UPTAKE_STORE") or DEFAULT_STORE
+        try:
+            # A separate process under a memory limit: a crash or runaway query cannot take this one down.
+            result = run_adhoc(target, statement, parse_params(param or []), limits=limits)
+        except (StoreError, QueryError, ValueError) as exc:
+            fail(str(exc))
+        print_rows(result.rows, format)
+        if result.truncated:
+            typer.secho(f"(truncated to {len(result.rows)} rows by {result.cut_by})", err=True)

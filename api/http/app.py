@@ -16,6 +16,7 @@ from fastapi import FastAPI
 
 from ...graph.store import DEFAULT_STORE
 from . import browser_guide, explorer
+from .body_limit import BodyLimit, max_body_bytes
 from .dependencies import StoreHolder
 from .errors import ApiError, install_error_handlers
 from .hosts import TrustedHosts
@@ -48,6 +49,7 @@ def create_app(store_target: str | None = None, settings: ApiSettings | None = N
     app.state.settings = settings
     app.state.holder = holder
     app.state.jobs = LoadJobs(target)
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes())
     app.add_middleware(TrustedHosts, allowed=settings.trusted_hosts)
     install_error_handlers(app)
     for module in (service, queries, cypher, resources, admin):

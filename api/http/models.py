@@ -8,6 +8,7 @@ from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, Field
 
+from ...graph.cypher_guard import MAX_STATEMENT_CHARS, MAX_TIMEOUT, MIN_TIMEOUT
 from ..views.graph import Graph
 
 T = TypeVar("T")
@@ -76,7 +77,7 @@ class Rows(BaseModel):
     count: int = Field(description="rows the query returned (at most the row cap)")
     limit: int
     offset: int
-    truncated: bool = Field(description="the query had more rows than the row cap")
+    truncated: bool = Field(description="rows were cut at the row cap or, for ad-hoc Cypher, the byte cap")
     graph: Graph
 
 
@@ -94,10 +95,15 @@ class RunQueryRequest(BaseModel):
 class CypherRequest(BaseModel):
     # Ladybug's parser time grows faster than linearly with odd inputs and runs outside the query
     # timeout, so the statement length is bounded too.
-    statement: str = Field(min_length=1, max_length=5_000, description="one read-only Cypher statement")
+    statement: str = Field(
+        min_length=1, max_length=MAX_STATEMENT_CHARS, description="one read-only Cypher statement"
+    )
     params: dict[str, Any] = Field(default_factory=dict, description="passed to the database as parameters")
     timeout: float | None = Field(
-        default=None, gt=0, le=3600, description="seconds; capped by the server's own limit"
+        default=None,
+        ge=MIN_TIMEOUT,
+        le=MAX_TIMEOUT,
+        description="seconds, at least 0.1; capped by the server's own limit",
     )
 
 

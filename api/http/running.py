@@ -6,6 +6,8 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
+from ...graph.adhoc import AdhocLimits, WorkerFailed, run_adhoc
+from ...graph.cypher_guard import StatementRefused
 from ...graph.store import QueryTimeout, ReadOnlyError, StoreError
 from ...queries import QueryError, StoredQuery
 from ...queries.run import QueryResult, UnknownQueryError, run_query, stored_query
@@ -39,17 +41,17 @@ def read_ad_hoc(
     *,
     timeout: float | None = None,
 ) -> tuple[list[dict[str, Any]], bool]:
-    """Ad-hoc Cypher: rows up to the row cap, and whether there were more."""
+    """Ad-hoc Cypher, checked then run in a worker process: rows up to the caps, and whether cut."""
     seconds = min(timeout or settings.query_timeout, settings.query_timeout)
     with store_errors(seconds, ad_hoc=True):
         try:
-            rows = holder.store().read(cypher, params, timeout=seconds, limit=settings.max_rows + 1)
-        except StoreError:
-            raise
-        except (ValueError, TypeError, OverflowError, RuntimeError) as exc:
-            # Drivers raise these for values they cannot bind: the request's fault, not the server's.
-            raise StoreError(f"cannot run the query with these parameters: {exc}") from exc
-    return rows[: settings.max_rows], len(rows) > settings.max_rows
+            limits = AdhocLimits.from_env(timeout=seconds, max_rows=settings.max_rows)
+            result = run_adhoc(holder.target, cypher, params, limits=limits)
+        except StatementRefused as exc:
+            raise ApiError(403, "statement_refused", str(exc)) from None
+        except WorkerFailed as exc:
+            raise ApiError(422, "query_stopped", str(exc)) from None
+    return result.rows, result.truncated
 
 
 def stored_result(

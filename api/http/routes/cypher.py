@@ -23,7 +23,7 @@ def run_cypher(
     limit: Limit = MAX_PAGE_SIZE,
     offset: Offset = 0,
 ) -> Rows:
-    """Read-only Cypher, refused by the database if it writes; capped rows, server-side timeout."""
+    """Read-only Cypher: read clauses only (others refused with 403), capped rows, server-side timeout."""
     rows, truncated = read_ad_hoc(
         holder, settings, request.statement, request.params, timeout=request.timeout
     )
