@@ -163,18 +163,15 @@ def serve_one() -> None:
         answer = {"kind": "timeout", "message": str(exc)}
     except ReadOnlyError as exc:
         answer = {"kind": "read_only", "message": str(exc)}
-    except MemoryError:
-        answer = {
-            "kind": "memory",
-            "message": f"query ran out of memory (limit {_size(limits.memory_bytes)})",
-        }
-    except (StoreError, RuntimeError, ValueError, TypeError, OverflowError) as exc:
-        answer = {"kind": "error", "message": redact_secrets(str(exc))}
-        if "bad_alloc" in str(exc):
+    except (MemoryError, StoreError, RuntimeError, ValueError, TypeError, OverflowError) as exc:
+        # The engine reports a failed allocation under RLIMIT_AS as bad_alloc.
+        if isinstance(exc, MemoryError) or "bad_alloc" in str(exc):
             answer = {
                 "kind": "memory",
                 "message": f"query ran out of memory (limit {_size(limits.memory_bytes)})",
             }
+        else:
+            answer = {"kind": "error", "message": redact_secrets(str(exc))}
     with os.fdopen(answer_fd, "w") as out:
         out.write(json.dumps(answer, default=_json_value))
 
