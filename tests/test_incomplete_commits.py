@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from uptake.api.cli import app
 from uptake.graph.store import open_store
 from uptake.loaders.git import mine_repository
-from uptake.loaders.release import ReleaseError, release_records, write_release
+from uptake.loaders.release import ReleaseError, data_release_records, write_release
 from uptake.queries.run import run_query
 
 TRAINER = "fw/grpo_trainer.py"
@@ -194,7 +194,7 @@ def test_release_lists_incomplete_commits_and_loads_them_flagged(tmp_path):
     rows = {r["sha"]: r for r in map(json.loads, (folder / "commits.jsonl").open())}
     assert rows[s["grpo"]]["missing_paths"] == [TRAINER] and rows[s["grpo"]]["missing_files"] == 1
     assert all("missing_paths" not in r for sha, r in rows.items() if sha != s["grpo"])
-    commit = next(r for r in release_records(folder) if getattr(r, "key", None) == s["grpo"])
+    commit = next(r for r in data_release_records(folder) if getattr(r, "key", None) == s["grpo"])
     assert commit.props["incomplete"] is True and commit.props["missing_paths"] == [TRAINER]
 
     whole = tmp_path / "whole"
@@ -208,4 +208,4 @@ def test_release_lists_incomplete_commits_and_loads_them_flagged(tmp_path):
             del row["missing_files"]
     (folder / "commits.jsonl").write_text("".join(json.dumps(r) + "\n" for r in damaged))
     with pytest.raises(ReleaseError, match="missing_files"):
-        release_records(folder)
+        data_release_records(folder)
