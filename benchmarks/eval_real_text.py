@@ -63,7 +63,9 @@ def failure_report(module: ModuleType, matcher: MethodMatcher, show_errors: bool
     rows = rt.threads()
     predicted = {rt.thread_id(r): module.classify_failure(r["title"], "", matcher) is not None for r in rows}
     for part, part_rows in _by_part(rows, rt.thread_id).items():
-        print(_line(f"failure reports, {part}", [(predicted[rt.thread_id(r)], r["failure"]) for r in part_rows]))
+        print(
+            _line(f"failure reports, {part}", [(predicted[rt.thread_id(r)], r["failure"]) for r in part_rows])
+        )
     per_framework = defaultdict(list)
     for r in rows:
         per_framework[r["repo"]].append((predicted[rt.thread_id(r)], r["failure"]))
@@ -87,7 +89,9 @@ def thread_methods_report(matcher: MethodMatcher, show_errors: bool) -> None:
             pairs += [(True, slug in truth) for slug in found]
             pairs += [(False, True) for slug in truth - found]
             if show_errors and part == "dev" and found != truth:
-                print(f"    methods {rt.thread_id(r)} found {sorted(found)} labelled {sorted(truth)}: {r['title']}")
+                print(
+                    f"    methods {rt.thread_id(r)} found {sorted(found)} labelled {sorted(truth)}: {r['title']}"
+                )
         print(_line(f"methods named in threads, {part}", pairs))
 
 
@@ -110,7 +114,9 @@ def screening_report(module: ModuleType, show_errors: bool) -> None:
 
 
 def _titles(count: int) -> list[str]:
-    pool = [r["title"] for r in rt.threads()] + [p["title"] for p in rt.read_jsonl(rt.SHARED / "papers.jsonl")]
+    pool = [r["title"] for r in rt.threads()] + [
+        p["title"] for p in rt.read_jsonl(rt.SHARED / "papers.jsonl")
+    ]
     return [pool[i % len(pool)] for i in range(count)]
 
 
@@ -139,9 +145,13 @@ def throughput(modules: dict[str, tuple[ModuleType, ModuleType]], matcher: Metho
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--show-dev-errors", action="store_true")
-    parser.add_argument("--before", action="store_true", help=f"also score {BASELINE_COMMIT[:7]} and time both")
+    parser.add_argument(
+        "--before", action="store_true", help=f"also score {BASELINE_COMMIT[:7]} and time both"
+    )
     args = parser.parse_args()
     if not rt.available():
         sys.exit(f"real data not found in {rt.SHARED}")
