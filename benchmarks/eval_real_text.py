@@ -90,7 +90,8 @@ def thread_methods_report(matcher: MethodMatcher, show_errors: bool) -> None:
             pairs += [(False, True) for slug in truth - found]
             if show_errors and part == "dev" and found != truth:
                 print(
-                    f"    methods {rt.thread_id(r)} found {sorted(found)} labelled {sorted(truth)}: {r['title']}"
+                    f"    methods {rt.thread_id(r)} found {sorted(found)} labelled {sorted(truth)}:",
+                    r["title"],
                 )
         print(_line(f"methods named in threads, {part}", pairs))
 

@@ -134,7 +134,9 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
     "hang": (
         (
             "hangs",
-            r"\b(?:hangs?|hanging|hung|deadlock\w*|freez\w*|frozen|stuck)\b(?! on\b)(?! at (?:zero|0|-?\d|nan|inf|a constant|the same))",
+            # "reward stuck at 0" is a stuck value, not a hang
+            r"\b(?:hangs?|hanging|hung|deadlock\w*|freez\w*|frozen|stuck)\b(?! on\b)"
+            r"(?! at (?:zero|0|-?\d|nan|inf|a constant|the same))",
         ),
         (
             "collective-timeout",
@@ -148,8 +150,8 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
         ("diverges", r"(?<![kK][lL][ _-])(?<![fF]-)\b(?:diverg\w*|blows? up|blew up|explod\w*)\b"),
         (
             "sudden-increase",
-            r"\b(?:unexpected|sudden|rapid|sharp|abnormal)\w* (?:increase|rise|jump|growth|spike)s? (?:in|of) "
-            r"(?:the )?(?:entropy|loss|kl|grad\w*(?: norm)?|response length)\b",
+            r"\b(?:unexpected|sudden|rapid|sharp|abnormal)\w* (?:increase|rise|jump|growth|spike)s? "
+            r"(?:in|of) (?:the )?(?:entropy|loss|kl|grad\w*(?: norm)?|response length)\b",
         ),
         (
             "unstable-training",
@@ -193,7 +195,8 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
             "not-done-right",
             r"\b(?:is|are|was|were|not) (?:not )?(?:calculated|computed|applied|produced|generated|saved|"
             r"loaded|updated|synced|respected) (?:correctly|properly)\b|"
-            r"\b(?:is|are|was|were) not (?:produced|generated|saved|created|written|applied|updated|synced)\b",
+            r"\b(?:is|are|was|were) not "
+            r"(?:produced|generated|saved|created|written|applied|updated|synced)\b",
         ),
         ("returns-nothing", r"\breturns? (?:a |an )?(?:zero|wrong|empty|incorrect|none|null)\b"),
         (
@@ -277,8 +280,8 @@ _COSMETIC = re.compile(
 )
 # Packaging and CI failures are not failures of a run (the composed set labels them so).
 _PACKAGING = re.compile(
-    r"\b(?:pip install\w*|install(?:ing|ation)?|ImportError|ModuleNotFoundError|build(?:ing)? (?:the )?wheels?|"
-    r"compil(?:e|er|ing)|CI|unit tests?)\b",
+    r"\b(?:pip install\w*|install(?:ing|ation)?|ImportError|ModuleNotFoundError|"
+    r"build(?:ing)? (?:the )?wheels?|compil(?:e|er|ing)|CI|unit tests?)\b",
     re.IGNORECASE,
 )
 _DOCS = re.compile(r"\b(?:docs?|documentation|readme|typos?|links?|docstrings?)\b", re.IGNORECASE)
@@ -293,8 +296,8 @@ _PLACE_CONFIDENCE = {"title": 0.9, "body": 0.8, "comment": 0.7}
 _PLACE_ORDER = ("title", "body", "comment", "labels")
 _REQUEST_LABELS = {"enhancement", "feature", "feature request", "documentation", "rfc", "roadmap"}
 _QUESTION_TITLE = re.compile(
-    r"^\s*(?:[\[(]\s*question\s*[\])]|(?:[\[(]\s*question\s*[\])]\s*)?(?:how (?:do|can|to|should)|is it possible|is there|"
-    r"does \w+ support|what is|why (?:do|does|is) (?:the )?(?:default|recommended))\b)",
+    r"^\s*(?:[\[(]\s*question\s*[\])]|(?:[\[(]\s*question\s*[\])]\s*)?"
+    r"(?:how (?:do|can|to|should)|is it possible|is there|does \w+ support|what is|why (?:do|does|is) (?:the )?(?:default|recommended))\b)",
     re.IGNORECASE,
 )
 _EXPERIENCED = re.compile(
