@@ -297,7 +297,8 @@ _PLACE_ORDER = ("title", "body", "comment", "labels")
 _REQUEST_LABELS = {"enhancement", "feature", "feature request", "documentation", "rfc", "roadmap"}
 _QUESTION_TITLE = re.compile(
     r"^\s*(?:[\[(]\s*question\s*[\])]|(?:[\[(]\s*question\s*[\])]\s*)?"
-    r"(?:how (?:do|can|to|should)|is it possible|is there|does \w+ support|what is|why (?:do|does|is) (?:the )?(?:default|recommended))\b)",
+    r"(?:how (?:do|can|to|should)|is it possible|is there|does \w+ support|what is|"
+    r"why (?:do|does|is) (?:the )?(?:default|recommended))\b)",
     re.IGNORECASE,
 )
 _EXPERIENCED = re.compile(
