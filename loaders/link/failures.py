@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ...graph.records import Edge, Evidence, Node
 from .methods import MethodMatcher
-from .threads import Thread, prose
+from .threads import Thread, prose, tokenised
 
 _W = r"[^.\n]{0,40}?"  # a short stretch within one sentence
 
@@ -286,9 +286,6 @@ _PACKAGING = re.compile(
 )
 _DOCS = re.compile(r"\b(?:docs?|documentation|readme|typos?|links?|docstrings?)\b", re.IGNORECASE)
 _BUG_LABEL = re.compile(r"\b(?:bug|crash|regression|defect)\b", re.IGNORECASE)
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff5e"
-# Between a CJK character and a Latin letter or digit there is no \b; a space puts one there.
-_CJK_EDGE = re.compile(rf"(?<=[{_CJK}])(?=[A-Za-z0-9_])|(?<=[A-Za-z0-9_])(?=[{_CJK}])")
 # Symptoms that count only in text about training (the others are failures of any run).
 _NEEDS_TRAINING_CONTEXT = frozenset({"throughput-regression", "accuracy-regression", "wrong-after-upgrade"})
 _GENERIC = {"wrong-result": 1, "crash": 1, "malfunction": 2}
@@ -358,11 +355,6 @@ def _sentence(text: str, start: int, end: int) -> str:
     left = max(text.rfind(".", 0, start), text.rfind("\n", 0, start)) + 1
     right_candidates = [i for i in (text.find(".", end), text.find("\n", end)) if i != -1]
     return text[left : min(right_candidates) if right_candidates else len(text)]
-
-
-def tokenised(text: str) -> str:
-    """The text with a space between CJK and Latin runs, so `kl变为Nan` has word boundaries."""
-    return _CJK_EDGE.sub(" ", text)
 
 
 def _ignored(hit_symptom: str, sentence: str) -> bool:
