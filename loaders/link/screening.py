@@ -30,14 +30,28 @@ import math
 import re
 from dataclasses import dataclass
 
+from .title_cues import LM_ONLY_FAMILIES, title_name_kind
+
 RL_LLM_THRESHOLD = 1.0
 GENERAL_THRESHOLD = 2.0
+# With a title only there is less text to add up: one method cue in the title (weight 1 x TITLE_WEIGHT)
+# with no negative kind is enough.
+TITLE_ONLY_GENERAL_THRESHOLD = 1.5
 TITLE_WEIGHT = 1.5
 # Negative kinds are discounted when the paper clearly proposes a method object:
 # "we analyse X and propose a new clipping rule" is still a method paper.
 NEGATIVE_DISCOUNT_WITH_METHOD = 0.5
 
-NOT_GENERAL_KINDS = ("application", "benchmark", "dataset", "survey", "reward-model", "system", "analysis")
+NOT_GENERAL_KINDS = (
+    "application",
+    "benchmark",
+    "dataset",
+    "survey",
+    "reward-model",
+    "system",
+    "analysis",
+    "model",
+)
 
 
 @dataclass(frozen=True)
@@ -63,6 +77,325 @@ _BASELINE_NAMES = r"(?!(?:PPO|DPO|GRPO|TRPO|RLOO|KTO|IPO)\b)"
 _NEGATED = re.compile(
     r"(?:without|no need for|instead of|rather than|remov\w*|replac\w*|free of|no)\W+(?:\w+\W+){0,3}$",
     re.IGNORECASE,
+)
+
+
+def _raw_rule(name: str, side: str, weight: float, pattern: str, case: bool = True) -> Rule:
+    """A title-only rule whose pattern sets its own boundaries (compounds such as "ComputerRL")."""
+    return Rule(name, side, re.compile(pattern, 0 if case else re.IGNORECASE), weight, ("title",))
+
+
+# Title-only cues (title_cues.py explains them); they also fire on titles that come with an abstract.
+TITLE_RULES: tuple[Rule, ...] = (
+    _rule("rl-word-forms", "rl", 1.0, r"reinforc\w*", r"incentiv\w*", r"self-rewarding", title_only=True),
+    # Compounds and acronyms of the LLM era ("ComputerRL", "RLVR", "TreeRPO") imply the learner too.
+    _raw_rule(
+        "rl-compound",
+        "both",
+        1.0,
+        r"(?<![\w-])(?:[A-Za-z0-9]*[a-z0-9]RL|[\w-]+-RL|RL[A-Z0-9][\w]*|RL-[\w-]+|"
+        r"[A-Z][\w$^{}-]*PO)(?![\w])",
+    ),
+    _raw_rule(
+        "rl-lm-family",
+        "both",
+        1.0,
+        rf"(?<![\w])(?:[\w-]*[\w-]{LM_ONLY_FAMILIES}[\w-]*|{LM_ONLY_FAMILIES}[\w-]+)",
+    ),
+    _rule(
+        "rl-reward-signal",
+        "rl",
+        1.0,
+        r"reward models?",
+        r"reward modell?ing",
+        r"process rewards?",
+        r"process[- ]supervis\w*",
+        r"PRMs?",
+        r"verifiers?",
+        r"verifiable",
+        r"verifier-free",
+        r"critics?",
+        r"rubrics?",
+        title_only=True,
+    ),
+    _rule(
+        "rl-weak",
+        "rl",
+        0.5,
+        r"post-training",
+        r"self-(?:improv|evolv|correct|verif|reflect|distill)\w*",
+        r"exploration",
+        r"polic(?:y|ies)",
+        r"feedback",
+        r"align(?:s|ing|ed)?",
+        title_only=True,
+    ),
+    # Reward models, verifiers and rubrics are, in practice, reward signals for language models.
+    _rule(
+        "lm-reward-signal",
+        "lm",
+        0.5,
+        r"reward models?",
+        r"reward modell?ing",
+        r"process rewards?",
+        r"process[- ]supervis\w*",
+        r"PRMs?",
+        r"verifiers?",
+        r"rubrics?",
+        title_only=True,
+    ),
+    _raw_rule("lm-r1-compound", "lm", 1.0, r"(?<![\w])[\w-]+-R1\b|\bR1-[\w-]+"),
+    _rule(
+        "lm-reasoning",
+        "lm",
+        0.75,
+        r"reason(?:ing|ers?)",
+        r"think(?:ing)?",
+        r"thoughts?",
+        r"chain-of-\w+",
+        r"long-CoT",
+        r"R1",
+        r"o1",
+        title_only=True,
+    ),
+    _rule(
+        "lm-agents",
+        "lm",
+        1.0,
+        r"agentic",
+        r"(?:LLM|language|search|web|GUI|software engineering|research|tool-use) agents?",
+        r"tool[- ](?:use|learning|integrated)",
+        r"multi-tool",
+        r"deep research\w*",
+        r"multi-turn",
+        r"information seeking",
+        title_only=True,
+    ),
+    _rule(
+        "lm-modal",
+        "lm",
+        1.0,
+        r"L?VLMs?",
+        r"MLLMs?",
+        r"LMMs?",
+        r"multi-?modal",
+        r"vision-language",
+        r"diffusion language models?",
+        r"sequence models?",
+        title_only=True,
+    ),
+    _raw_rule(
+        "lm-compound", "lm", 1.0, r"(?<=-)(?:LLMs?|LMs?|VLMs?|MLLMs?|LRMs?)(?![\w])|(?:LLMs?|LRMs?)-\w+"
+    ),
+    _rule(
+        "lm-family-more",
+        "lm",
+        1.0,
+        r"Intern[\w.\-]*",
+        r"GLM[\w.\-]*",
+        r"Kimi[\w.\-]*",
+        r"MiniMax[\w.\-]*",
+        r"Hunyuan[\w.\-]*",
+        r"Nemotron[\w.\-]*",
+        r"Magistral",
+        r"MiMo[\w.\-]*",
+        r"gpt-oss[\w.\-]*",
+        r"Gemini",
+        r"Claude",
+        title_only=True,
+    ),
+    _rule(
+        "lm-task",
+        "lm",
+        0.5,
+        r"text",
+        r"dialogues?",
+        r"question answering",
+        r"retrieval(?:-augmented)?",
+        r"RAG",
+        r"search",
+        r"hallucinat\w*",
+        r"long-context",
+        r"quer(?:y|ies)",
+        r"conversational",
+        r"instructions?",
+        r"chat\w*",
+        r"SQL",
+        r"autoformali\w*",
+        r"theorem",
+        r"essays?",
+        r"unit tests?",
+        r"code generation",
+        r"coding",
+        r"math\w*",
+        r"tokens?",
+        r"questions?",
+        r"MoE",
+        r"GUI",
+        r"agents?",
+        r"fine-tun\w*",
+        r"language model\w*",
+        title_only=True,
+    ),
+    _rule(
+        "non-lm-learner",
+        "non-lm",
+        1.5,
+        r"robot\w*",
+        r"manipulations?",
+        r"locomotion",
+        r"continuous control",
+        r"Atari",
+        r"Minecraft",
+        r"chess",
+        r"games?",
+        r"coordination",
+        r"(?:text-to-image |image |video |flow )?diffusion models?",
+        r"flow models?",
+        r"text-to-(?:image|video|speech)",
+        r"(?:image|video|motion) generation",
+        r"architecture search",
+        r"skills",
+        r"mixture-of-experts layer",
+        title_only=True,
+    ),
+    _rule(
+        "non-lm-tool",
+        "non-lm",
+        1.0,
+        r"(?:using|from|via|by) (?:\w+ )?(?:large )?(?:language models?|LLMs?)",
+        r"(?:LLMs?|language models?) (?:for|as) (?:reinforcement learning|RL|decision[- ]makers?)",
+        r"(?:LLMs?|language models?) for (?:\w+ )?reinforcement learning",
+        title_only=True,
+    ),
+    _rule(
+        "non-rl-no-training",
+        "non-rl",
+        1.0,
+        r"test-time (?:scaling|alignment|preference\w*|adaptation)",
+        r"training-free",
+        r"without (?:model )?(?:training|fine-?tuning)",
+        r"decoding-time",
+        r"inference-time",
+        r"serving",
+        title_only=True,
+    ),
+    _rule(
+        "method-title",
+        "positive",
+        0.75,
+        r"self-distill\w*",
+        r"distill\w*",
+        r"self-play",
+        r"self-reward\w*",
+        r"unsupervised",
+        r"label-free",
+        r"without (?:labels|verifiers|supervision)",
+        r"verifier-free",
+        r"reference-free",
+        r"few-shot RL",
+        r"test-time reinforcement learning",
+        r"stabili[sz]\w*",
+        r"stable",
+        r"efficient",
+        r"interleav\w*",
+        r"unif\w*",
+        r"bridging",
+        r"cooperative",
+        r"hybrid",
+        r"mixed",
+        r"value[- ](?:model\w*|optimi[sz]ation|based)",
+        r"calibrat\w*",
+        r"policy optimi[sz]ation",
+        r"preference (?:optimi[sz]ation|learning)",
+        r"regulari[sz]ed",
+        r"iterative",
+        r"offline",
+        r"online",
+        r"data selection",
+        r"broaden\w*",
+        r"guid\w*",
+        title_only=True,
+    ),
+    _rule(
+        "application-title",
+        "application",
+        1.0,
+        r"search agents?",
+        r"agentic (?:search|RAG|retrieval)",
+        r"deep research\w*",
+        r"deep search",
+        r"web search",
+        r"information seeking",
+        r"retrieval",
+        r"chest x-ray",
+        r"biolog\w*",
+        r"DNA",
+        r"3D",
+        r"grounding",
+        r"geo-localization",
+        r"essays?",
+        r"unit tests?",
+        r"relation extraction",
+        r"autoformali\w*",
+        r"image quality",
+        r"UI",
+        r"social simulations?",
+        r"unlearning",
+        r"memor(?:y|ies)",
+        r"software engineering",
+        r"mobile",
+        r"computer-use",
+        r"scientific",
+        r"predict the future",
+        r"forecast\w*",
+        r"(?:visual )?perception",
+        r"goal-oriented dialogue",
+        r"query reformulation",
+        r"image generation",
+        r"unified multimodal",
+        title_only=True,
+    ),
+    _rule(
+        "system-title",
+        "system",
+        1.0,
+        r"framework",
+        r"trainer",
+        r"rollout-as-a-service",
+        r"technical report",
+        r"model card",
+        r"foundation models?",
+        r"open recipe",
+        title_only=True,
+    ),
+    _rule(
+        "analysis-title",
+        "analysis",
+        1.0,
+        r"on the \w+(?: \w+)? of",
+        r"what'?s behind",
+        r"a critical perspective",
+        r"comparative",
+        r"secretly",
+        r"neither",
+        r"limitations",
+        r"effects? of",
+        r"measuring",
+        r"trends",
+        r"revisit\w*",
+        r"empirical",
+        r"analy[sz]\w*",
+        r"investigat\w*",
+        r"the unreasonable effectiveness",
+        r"a study",
+        r"case study",
+        r"exploring",
+        r"towards understanding",
+        title_only=True,
+    ),
+    _rule("survey-title", "survey", 1.5, r"deep dive", r"landscape", r"frontiers?", title_only=True),
+    _rule("dataset-title", "dataset", 1.0, r"datasets?", r"\d+[KM] data", r"\w+ synthesis", title_only=True),
 )
 
 RULES: tuple[Rule, ...] = (
@@ -94,7 +427,7 @@ RULES: tuple[Rule, ...] = (
         r"preference "
         r"optimi[sz]ation",
         r"direct preference",
-        r"(?:learning )?from (?:human|AI) feedback",
+        r"(?:learning )?(?:from|with) (?:human|AI) feedback",
         r"alignment",
         r"verifiable rewards?",
         r"reward hacking",
@@ -180,8 +513,7 @@ RULES: tuple[Rule, ...] = (
         "title-name",
         "positive",
         1.5,
-        _BASELINE_NAMES + r"[A-Z][\w\-+.]*[A-Z][\w\-+.]*(?=:)",
-        _BASELINE_NAMES + r"[A-Z][\w\-]*PO",
+        _BASELINE_NAMES + r"[A-Z][\w\-$^{}]*PO",
         r"[A-Z][\w\-]* (?:Policy|Preference|Reward) Optimi[sz]ation",
         case=True,
         title_only=True,
@@ -432,10 +764,12 @@ RULES: tuple[Rule, ...] = (
         "analysis-question",
         "analysis",
         1.0,
-        r"^(?:does|do|is|are|can|why|when|how|what)",
+        # "When X Happens: a named fix" is a hook before a proposal, not a question the paper studies.
+        r"^(?:does|do|is|are|can|why|when|how|what)\b(?![^:]*:)",
         r"\?",
         title_only=True,
     ),
+    *TITLE_RULES,
 )
 
 
@@ -495,8 +829,30 @@ def _hits(title: str, abstract: str) -> list[RuleHit]:
 
 
 def _side(hits: list[RuleHit], side: str) -> float:
+    """A side's score; for rl and lm, minus the vetoes (non-rl, non-lm)."""
     sides = (side, "both") if side in ("rl", "lm") else (side,)
-    return sum(h.score for h in hits if h.side in sides)
+    score = sum(h.score for h in hits if h.side in sides)
+    if side in ("rl", "lm"):
+        score -= sum(h.score for h in hits if h.side == f"non-{side}")
+    return score
+
+
+# What the name before a title's colon is (title_cues.title_name_kind) -> (rule, side, weight).
+_NAME_KIND_RULES = {
+    "method": ("title-name", "positive", 1.5),
+    "model": ("title-name-model", "model", 1.5),
+    "benchmark": ("title-name-benchmark", "benchmark", 1.5),
+}
+
+
+def _name_hit(title: str) -> RuleHit | None:
+    named = title_name_kind(title)
+    if named is None or named[0] not in _NAME_KIND_RULES:
+        return None
+    rule, side, weight = _NAME_KIND_RULES[named[0]]
+    if rule == "title-name" and re.fullmatch(r"(?:PPO|DPO|GRPO|TRPO|RLOO|KTO|IPO)", named[1]):
+        return None
+    return RuleHit(rule, side, "title", (named[1],), weight * TITLE_WEIGHT)
 
 
 def _confidence(margin: float) -> float:
@@ -506,25 +862,34 @@ def _confidence(margin: float) -> float:
 
 def screen_paper(title: str, abstract: str = "") -> Screening:
     """Decide (a) RL training of language models and (b) a general RL training method, with reasons."""
+    title_only = not (abstract or "").strip()
     hits = _hits(title or "", abstract or "")
+    named = _name_hit(title or "")
+    if named:
+        hits.append(named)
     rl, lm = _side(hits, "rl"), _side(hits, "lm")
     is_rl_llm = rl >= RL_LLM_THRESHOLD and lm >= RL_LLM_THRESHOLD
     positive = _side(hits, "positive")
-    proposes = any(h.rule in ("proposes", "title-name") for h in hits)
+    # A title alone proposes when it names a method or a method object; with an abstract, it must say so.
+    proposing_rules = ("proposes", "title-name", "method-title") if title_only else ("proposes", "title-name")
+    proposes = any(h.rule in proposing_rules or (title_only and h.rule.startswith("method-")) for h in hits)
     method_objects = {h.rule for h in hits if h.rule.startswith("method-") and h.rule != "method-algorithm"}
     negatives = {kind: _side(hits, kind) for kind in NOT_GENERAL_KINDS}
     discount = NEGATIVE_DISCOUNT_WITH_METHOD if proposes and len(method_objects) >= 2 else 1.0
     method_score = positive - discount * sum(negatives.values())
     if not proposes:
         method_score = min(method_score, GENERAL_THRESHOLD - 0.5)  # no proposal, no method
-    general = is_rl_llm and method_score >= GENERAL_THRESHOLD
+        if title_only:
+            method_score = min(method_score, TITLE_ONLY_GENERAL_THRESHOLD - 0.5)
+    threshold = TITLE_ONLY_GENERAL_THRESHOLD if title_only else GENERAL_THRESHOLD
+    general = is_rl_llm and method_score >= threshold
     if not is_rl_llm:
         kind = "not-rl-llm"
         margin = min(rl, lm) - RL_LLM_THRESHOLD
     else:
         strongest = max(negatives, key=lambda k: negatives[k])
         kind = "general-method" if general else (strongest if negatives[strongest] > 0 else "other-rl-llm")
-        margin = method_score - GENERAL_THRESHOLD
+        margin = method_score - threshold
     return Screening(
         is_rl_llm=is_rl_llm,
         is_general_method=general,
