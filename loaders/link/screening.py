@@ -36,7 +36,7 @@ RL_LLM_THRESHOLD = 1.0
 GENERAL_THRESHOLD = 2.0
 # With a title only there is less text to add up: one method cue in the title (weight 1 x TITLE_WEIGHT)
 # with no negative kind is enough.
-TITLE_ONLY_GENERAL_THRESHOLD = 1.5
+TITLE_ONLY_GENERAL_THRESHOLD = 1.0
 TITLE_WEIGHT = 1.5
 # Negative kinds are discounted when the paper clearly proposes a method object:
 # "we analyse X and propose a new clipping rule" is still a method paper.
@@ -87,7 +87,20 @@ def _raw_rule(name: str, side: str, weight: float, pattern: str, case: bool = Tr
 
 # Title-only cues (title_cues.py explains them); they also fire on titles that come with an abstract.
 TITLE_RULES: tuple[Rule, ...] = (
-    _rule("rl-word-forms", "rl", 1.0, r"reinforc\w*", r"incentiv\w*", r"self-rewarding", title_only=True),
+    _rule(
+        "rl-word-forms",
+        "rl",
+        1.0,
+        r"reinforc\w*",
+        r"incentiv\w*",
+        r"self-rewarding",
+        r"reward(?:ed|ing)",
+        r"[\w-]+-rewarded",
+        r"preference (?:learning|data|pairs|datasets?|trees?)",
+        r"preference \w+ optimi[sz]ation",
+        title_only=True,
+    ),
+    _rule("rl-lm-distillation", "both", 1.0, r"on-policy distillation", title_only=True),
     # Compounds and acronyms of the LLM era ("ComputerRL", "RLVR", "TreeRPO") imply the learner too.
     _raw_rule(
         "rl-compound",
@@ -112,10 +125,8 @@ TITLE_RULES: tuple[Rule, ...] = (
         r"process[- ]supervis\w*",
         r"PRMs?",
         r"verifiers?",
-        r"verifiable",
         r"verifier-free",
         r"critics?",
-        r"rubrics?",
         title_only=True,
     ),
     _rule(
@@ -128,13 +139,15 @@ TITLE_RULES: tuple[Rule, ...] = (
         r"polic(?:y|ies)",
         r"feedback",
         r"align(?:s|ing|ed)?",
+        r"verifiable",
+        r"rubrics?",
         title_only=True,
     ),
     # Reward models, verifiers and rubrics are, in practice, reward signals for language models.
     _rule(
         "lm-reward-signal",
         "lm",
-        0.5,
+        0.7,
         r"reward models?",
         r"reward modell?ing",
         r"process rewards?",
@@ -144,7 +157,8 @@ TITLE_RULES: tuple[Rule, ...] = (
         r"rubrics?",
         title_only=True,
     ),
-    _raw_rule("lm-r1-compound", "lm", 1.0, r"(?<![\w])[\w-]+-R1\b|\bR1-[\w-]+"),
+    # "X-R1" names a model trained the DeepSeek-R1 way: RL with verifiable rewards on a language model.
+    _raw_rule("r1-compound", "both", 1.0, r"(?<![\w])[\w-]+-R1\b|\bR1-[\w-]+"),
     _rule(
         "lm-reasoning",
         "lm",
@@ -169,8 +183,10 @@ TITLE_RULES: tuple[Rule, ...] = (
         r"deep research\w*",
         r"multi-turn",
         r"information seeking",
+        r"AI agents?",
         title_only=True,
     ),
+    _rule("lm-agents-weak", "lm", 0.35, r"agents?", title_only=True),
     _rule(
         "lm-modal",
         "lm",
@@ -207,7 +223,7 @@ TITLE_RULES: tuple[Rule, ...] = (
     _rule(
         "lm-task",
         "lm",
-        0.5,
+        0.7,
         r"text",
         r"dialogues?",
         r"question answering",
@@ -232,7 +248,6 @@ TITLE_RULES: tuple[Rule, ...] = (
         r"questions?",
         r"MoE",
         r"GUI",
-        r"agents?",
         r"fine-tun\w*",
         r"language model\w*",
         title_only=True,
@@ -250,7 +265,8 @@ TITLE_RULES: tuple[Rule, ...] = (
         r"chess",
         r"games?",
         r"coordination",
-        r"(?:text-to-image |image |video |flow )?diffusion models?",
+        r"(?:text-to-image|image|video|flow) diffusion models?",
+        r"diffusion-based",
         r"flow models?",
         r"text-to-(?:image|video|speech)",
         r"(?:image|video|motion) generation",
@@ -354,6 +370,15 @@ TITLE_RULES: tuple[Rule, ...] = (
         r"query reformulation",
         r"image generation",
         r"unified multimodal",
+        r"(?<![Tt]ree )search",
+        r"tools?",
+        r"multi-tool",
+        r"(?:visual|video|image) generation",
+        r"text-image",
+        r"code generation",
+        r"code efficiency",
+        r"chart-to-code",
+        r"decision-making agents?",
         title_only=True,
     ),
     _rule(
@@ -765,7 +790,7 @@ RULES: tuple[Rule, ...] = (
         "analysis",
         1.0,
         # "When X Happens: a named fix" is a hook before a proposal, not a question the paper studies.
-        r"^(?:does|do|is|are|can|why|when|how|what)\b(?![^:]*:)",
+        r"^(?:does|do(?! not)|is|are|can|why|when|how|what)\b(?![^:]*:)",
         r"\?",
         title_only=True,
     ),
