@@ -240,6 +240,74 @@ _COMPILED = {
     symptom: tuple((name, re.compile(pattern, re.IGNORECASE)) for name, pattern in rules)
     for symptom, rules in SYMPTOM_RULES.items()
 }
+_VALUE_WORDS = (
+    "loss",
+    "grad",
+    "reward",
+    "logit",
+    "log",
+    "prob",
+    "advantage",
+    "entropy",
+    "value",
+    "weight",
+    "output",
+)
+# Lower-case fragments, at least one of which every text a symptom's rules can match contains: a
+# substring test is far cheaper than the rules, and most texts contain none. A new rule adds its words.
+SYMPTOM_TRIGGERS: dict[str, tuple[str, ...]] = {
+    "kl-blowup": ("kl",),
+    "nan-loss": ("nan", "inf"),
+    "entropy-collapse": ("entropy", "熵"),
+    "reward-collapse": ("collaps", "drop", "zero", "0"),
+    "stuck-values": (*_VALUE_WORDS, "zero", "constant", "flat", "converg", "不收敛"),
+    "oom": ("memory", "oom", "显存", "内存"),
+    "hang": (
+        "hang",
+        "hung",
+        "deadlock",
+        "freez",
+        "frozen",
+        "stuck",
+        "time",
+        "progress",
+        "never",
+        "超时",
+        "卡",
+    ),
+    "divergence": (
+        *("diverg", "blow", "blew", "explod", "unstable", "instabilit", "spike"),
+        *("unexpected", "sudden", "rapid", "sharp", "abnormal"),
+    ),
+    "throughput-regression": ("slower", "regression", "throughput", "/s", "tps", "speed", "step time"),
+    "accuracy-regression": (
+        *("accuracy", "acc", "eval", "benchmark", "pass@", "gsm8k", "math500", "aime"),
+        *("performance", "reproduce"),
+    ),
+    "wrong-after-upgrade": ("after", "since", "work", "was fine"),
+    "wrong-result": (
+        *("wrong", "incorrect", "corrupt", "garbled", "gibberish", "silently", "correctly", "properly"),
+        *(" not ", "return", "work", "broken", "breaks", "unexpected", "abnormal", "anomal", "inconsistent"),
+        *("unstable", "repeat", "!!!!!", "！！", "???", "？？", "乱码", "不对", "不一致", "不正确", "无法"),
+        *("不能", "不工作", "重复"),
+    ),
+    "crash": (
+        *(
+            "error",
+            "exception",
+            "check failed",
+            "fatal",
+            "traceback",
+            "segfault",
+            "segmentation",
+            "core dumped",
+        ),
+        *("illegal memory", "race condition", "fail", "crash", "killed", "abort", "dies", "died", "stop"),
+        *("exit", "terminat", "quit", "unable", "not", "can't", "could", "service unavailable"),
+        *("报错", "错误", "出错", "异常", "崩溃", "吐核", "例外", "失败"),
+    ),
+    "malfunction": ("bug", "issue"),
+}
 _WRONG = re.compile(
     r"\b(?:different|wrong|worse|broken|incorrect|no longer|changed|regress\w*|breaks?|mismatch\w*|"
     r"fails?|failing)\b",
@@ -365,8 +433,13 @@ def _ignored(hit_symptom: str, sentence: str) -> bool:
 
 
 def _hits(place: str, text: str) -> Iterator[_Hit]:
+    if not text:
+        return
+    lowered = text.lower()
     kept = prose(text)
     for symptom, rules in _COMPILED.items():
+        if not any(word in lowered for word in SYMPTOM_TRIGGERS[symptom]):
+            continue
         for name, pattern in rules:
             for m in pattern.finditer(text):
                 before = text[max(0, m.start() - 30) : m.start()]

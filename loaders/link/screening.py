@@ -61,6 +61,107 @@ class Rule:
     pattern: re.Pattern
     weight: float
     fields: tuple[str, ...] = ("title", "abstract")
+    # Lower-case fragments one of which any match contains; None when a word has no literal start.
+    stems: tuple[str, ...] | None = None
+
+    def may_match(self, lowered: str) -> bool:
+        return self.stems is None or any(map(lowered.__contains__, self.stems))
+
+
+_META = set("[](){}?*+|^$.")
+
+
+def _group_end(pattern: str, start: int) -> int:
+    """Index just past the group or class opening at `start`."""
+    closing, depth, i = ("]" if pattern[start] == "[" else ")"), 0, start
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if closing == ")" and ch == "(":
+            depth += 1
+        elif ch == closing and (closing == "]" or depth == 1):
+            return i + 1
+        elif closing == ")" and ch == ")":
+            depth -= 1
+        i += 1
+    return len(pattern)
+
+
+def _skip_quantifier(pattern: str, i: int) -> int:
+    if i < len(pattern) and pattern[i] in "?*+":
+        return i + 1
+    if i < len(pattern) and pattern[i] == "{":
+        return pattern.index("}", i) + 1
+    return i
+
+
+def _alternatives(group: str) -> list[str]:
+    """Top-level alternatives of a group's inside."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(group):
+        ch = group[i]
+        if ch == "\\":
+            i += 2
+            continue
+        depth += ch in "([" and 1 or (-1 if ch in ")]" else 0)
+        if ch == "|" and depth == 0:
+            parts.append(group[start:i])
+            start = i + 1
+        i += 1
+    return [*parts, group[start:]]
+
+
+def _pattern_stems(pattern: str) -> list[str] | None:
+    """Lower-case literals one of which every match of `pattern` contains, or None if there are none.
+
+    Leading anchors, lookarounds, classes and optional groups are skipped (what follows them must
+    still occur); a leading group of alternatives gives one literal per alternative.
+    """
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith(("(?<!", "(?<=", "(?!", "(?="), i):
+            i = _group_end(pattern, i)
+        elif pattern[i] == "^" or pattern.startswith(("\\b", "\\s", "\\w", "\\W", "\\d"), i):
+            i = _skip_quantifier(pattern, i + (1 if pattern[i] == "^" else 2))
+        elif pattern[i] == "[":
+            i = _skip_quantifier(pattern, _group_end(pattern, i))
+        elif pattern[i] == "(":
+            end = _group_end(pattern, i)
+            if end < len(pattern) and pattern[end] in "?*":
+                i = _skip_quantifier(pattern, end)
+                continue
+            inner = pattern[i + (3 if pattern.startswith("(?:", i) else 1) : end - 1]
+            stems = [_pattern_stems(alt + pattern[end:]) for alt in _alternatives(inner)]
+            return None if None in stems else [st for group in stems for st in group]
+        else:
+            break
+    stem = _literal_start(pattern[i:])
+    return [stem] if stem else None
+
+
+def _literal_start(pattern: str) -> str | None:
+    stem, i = "", 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            if i + 1 < len(pattern) and not pattern[i + 1].isalnum():
+                stem, i = stem + pattern[i + 1], i + 2
+                continue
+            break
+        if ch in "?*{":
+            stem = stem[:-1]  # the character before an optional quantifier may be absent
+            break
+        if ch in _META:
+            break
+        stem, i = stem + ch, i + 1
+    return stem.lower() if len(stem) >= 2 else None
+
+
+def _stems(words: tuple[str, ...]) -> tuple[str, ...] | None:
+    stems = [_pattern_stems(alt) for w in words for alt in _alternatives(w)]
+    return None if None in stems else tuple(dict.fromkeys(st for group in stems for st in group))
 
 
 def _rule(
@@ -68,7 +169,8 @@ def _rule(
 ) -> Rule:
     flags = 0 if case else re.IGNORECASE
     pattern = re.compile(r"(?<![\w-])(?:" + "|".join(words) + r")(?![\w])", flags)
-    return Rule(name, side, pattern, weight, ("title",) if title_only else ("title", "abstract"))
+    fields = ("title",) if title_only else ("title", "abstract")
+    return Rule(name, side, pattern, weight, fields, _stems(words))
 
 
 # Methods everyone builds on: naming them is not proposing them.
@@ -82,7 +184,8 @@ _NEGATED = re.compile(
 
 def _raw_rule(name: str, side: str, weight: float, pattern: str, case: bool = True) -> Rule:
     """A title-only rule whose pattern sets its own boundaries (compounds such as "ComputerRL")."""
-    return Rule(name, side, re.compile(pattern, 0 if case else re.IGNORECASE), weight, ("title",))
+    compiled = re.compile(pattern, 0 if case else re.IGNORECASE)
+    return Rule(name, side, compiled, weight, ("title",), _stems((pattern,)))
 
 
 # Title-only cues (title_cues.py explains them); they also fire on titles that come with an abstract.
@@ -191,7 +294,8 @@ TITLE_RULES: tuple[Rule, ...] = (
         "lm-modal",
         "lm",
         1.0,
-        r"L?VLMs?",
+        r"LVLMs?",
+        r"VLMs?",
         r"MLLMs?",
         r"LMMs?",
         r"multi-?modal",
@@ -835,9 +939,10 @@ class Screening:
 
 def _hits(title: str, abstract: str) -> list[RuleHit]:
     hits = []
+    lowered = {"title": title.lower(), "abstract": abstract.lower()}
     for rule in RULES:
         for field_name, text, factor in (("title", title, TITLE_WEIGHT), ("abstract", abstract, 1.0)):
-            if field_name not in rule.fields:
+            if field_name not in rule.fields or not text or not rule.may_match(lowered[field_name]):
                 continue
             words = [
                 m.group(0)
