@@ -37,6 +37,8 @@ GENERAL_THRESHOLD = 2.0
 # With a title only there is less text to add up: one method cue in the title (weight 1 x TITLE_WEIGHT)
 # with no negative kind is enough.
 TITLE_ONLY_GENERAL_THRESHOLD = 1.0
+# A decision from a title alone is less sure than one from an abstract: its confidence tops out at 0.9.
+TITLE_ONLY_CONFIDENCE_SCALE = 0.8
 TITLE_WEIGHT = 1.5
 # Negative kinds are discounted when the paper clearly proposes a method object:
 # "we analyse X and propose a new clipping rule" is still a method paper.
@@ -921,6 +923,7 @@ class Screening:
     lm_score: float
     method_score: float  # positives minus (discounted) negatives
     hits: tuple[RuleHit, ...]
+    input: str = "title+abstract"  # or "title": what the decision was made from
 
     def reasons(self) -> str:
         """The decision and every rule that fired, as compact JSON for the Paper node."""
@@ -930,7 +933,11 @@ class Screening:
                 "rl": round(self.rl_score, 2),
                 "lm": round(self.lm_score, 2),
                 "method": round(self.method_score, 2),
-                "thresholds": {"rl_llm": RL_LLM_THRESHOLD, "general": GENERAL_THRESHOLD},
+                "input": self.input,
+                "thresholds": {
+                    "rl_llm": RL_LLM_THRESHOLD,
+                    "general": TITLE_ONLY_GENERAL_THRESHOLD if self.input == "title" else GENERAL_THRESHOLD,
+                },
                 "rules": [[h.rule, h.field, list(h.words), round(h.score, 2)] for h in self.hits],
             },
             separators=(",", ":"),
@@ -985,9 +992,9 @@ def _name_hit(title: str) -> RuleHit | None:
     return RuleHit(rule, side, "title", (named[1],), weight * TITLE_WEIGHT)
 
 
-def _confidence(margin: float) -> float:
-    """0.5 at the threshold, approaching 1 as the margin grows in either direction."""
-    return round(0.5 + 0.5 * math.tanh(abs(margin) / 2.0), 3)
+def _confidence(margin: float, scale: float = 1.0) -> float:
+    """0.5 at the threshold, approaching 0.5 + scale/2 as the margin grows in either direction."""
+    return round(0.5 + 0.5 * scale * math.tanh(abs(margin) / 2.0), 3)
 
 
 def screen_paper(title: str, abstract: str = "") -> Screening:
@@ -1024,9 +1031,10 @@ def screen_paper(title: str, abstract: str = "") -> Screening:
         is_rl_llm=is_rl_llm,
         is_general_method=general,
         kind=kind,
-        confidence=_confidence(margin),
+        confidence=_confidence(margin, TITLE_ONLY_CONFIDENCE_SCALE if title_only else 1.0),
         rl_score=rl,
         lm_score=lm,
         method_score=method_score,
         hits=tuple(hits),
+        input="title" if title_only else "title+abstract",
     )
