@@ -437,6 +437,13 @@ TITLE_RULES: tuple[Rule, ...] = (
         r"data selection",
         r"broaden\w*",
         r"guid\w*",
+        r"augmentation",
+        r"minimi[sz]ation",
+        r"penali[sz]\w*",
+        r"distributional",
+        r"self-(?:reflect|correct|verif)\w*",
+        r"learnability",
+        r"meta-\w+",
         title_only=True,
     ),
     _rule(
@@ -1002,7 +1009,8 @@ def screen_paper(title: str, abstract: str = "") -> Screening:
     title_only = not (abstract or "").strip()
     hits = _hits(title or "", abstract or "")
     named = _name_hit(title or "")
-    if named:
+    # The same name can already count as a "-PO" name; it counts once.
+    if named and not any(h.rule == named.rule and named.words[0].lower() in h.words for h in hits):
         hits.append(named)
     rl, lm = _side(hits, "rl"), _side(hits, "lm")
     is_rl_llm = rl >= RL_LLM_THRESHOLD and lm >= RL_LLM_THRESHOLD
