@@ -1,10 +1,25 @@
-"""Recognising issues that report a training failure, with the reason why.
+"""Recognising issues that report a failure of a run, with the reason why.
 
 Explainable rules, in the manner of the paper screener: each symptom kind has
 named patterns; a match counts unless it is negated ("no NaN"), sits in a
 sentence about preventing or supporting something ("add an option to avoid
-OOM"), or the issue is a feature request, an RFC or a documentation issue.
-How-to questions count only when the author says they ran into the symptom.
+OOM"), is about packaging, CI or docs, or the issue is a feature request, an
+RFC, a docs change or a chore (by its `[tag]`, its conventional-commit type or
+its labels). How-to questions count only when the author says they ran into
+the symptom.
+
+The whole thread is read: title, body, human comments (`classify_thread`) and
+labels. CJK text is tokenised first (`tokenised`: a space between CJK and
+Latin runs) so `kl变为Nan` and `ppo训练` match. Symptoms run from specific
+(KL blow-up, NaN, entropy or reward collapse, values stuck at zero or
+constant, OOM, hangs and timeouts, divergence, regressions) to generic
+(`wrong-result`, `crash` for tracebacks, named error classes and "fails",
+and `malfunction` for a fix title, a `bug` label or a bare "bug"/"issue");
+the main symptom is the most specific one, the title's before the body's.
+Confidence: 0.9 from the title, 0.8 from the body, 0.7 from a comment or a
+log, 0.6 when only a generic malfunction signal fired; +0.05 (to 0.95) when
+several symptoms agree. "KL divergence" names a quantity, not a symptom.
+
 The verdict names the symptom(s), the rule, the matched text and where it was
 found, the method named (catalog aliases, or a trainer class like
 `GRPOTrainer`) and the framework component (trainer class, engine, role).

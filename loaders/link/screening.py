@@ -21,6 +21,19 @@ How it decides (thresholds are the module constants below):
    `GENERAL_THRESHOLD`. Words in the title weigh `TITLE_WEIGHT` times more.
 3. **Kind**: `general-method`, else the strongest negative kind, else
    `other-rl-llm`; papers that fail step 1 are `not-rl-llm`.
+
+**Title only** (no abstract): titles rarely spell out "reinforcement learning"
+or "LLM", so the title-only rules (`TITLE_RULES`, explained in title_cues.py)
+read word forms and compounds, infer the learner from method and model names,
+and subtract for other learners (`non-lm`) and for methods that train nothing
+(`non-rl`); a `Name:` title counts as a proposal only when the name is not
+named like a model, benchmark or agent (`title_cues.title_name_kind`). Any
+method cue in the title then stands for the missing "we propose", and the
+general-method threshold is `TITLE_ONLY_GENERAL_THRESHOLD`. The reasons say
+`"input": "title"` and the confidence is scaled by `TITLE_ONLY_CONFIDENCE_SCALE`.
+
+Every rule carries the literal stems its words start with; a rule runs only on
+text containing one of them (the hits are the same, checked by a test).
 """
 
 from __future__ import annotations
