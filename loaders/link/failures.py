@@ -453,7 +453,7 @@ def _hits(place: str, text: str) -> Iterator[_Hit]:
     lowered = text.lower()
     kept = prose(text)
     for symptom, rules in _COMPILED.items():
-        if not any(word in lowered for word in SYMPTOM_TRIGGERS[symptom]):
+        if not any(map(lowered.__contains__, SYMPTOM_TRIGGERS[symptom])):
             continue
         for name, pattern in rules:
             for m in pattern.finditer(text):
@@ -479,16 +479,16 @@ def _title_form(title: str) -> tuple[set[str], str]:
     return words, rest.strip()
 
 
-def _is_request(title: str, labels: tuple[str, ...]) -> bool:
-    words, rest = _title_form(title)
+def _is_request(form: tuple[set[str], str], labels: tuple[str, ...]) -> bool:
+    words, rest = form
     if words & _REQUEST_TYPES and not words & _FIX_TYPES:
         return True
     return bool(_REQUEST_TITLE.search(rest)) or any(lb.lower() in _REQUEST_LABELS for lb in labels)
 
 
-def _fix_pr(title: str) -> _Hit | None:
+def _fix_pr(title: str, form: tuple[set[str], str]) -> _Hit | None:
     """A title that says it fixes something names a malfunction, unless the something is cosmetic."""
-    words, rest = _title_form(title)
+    words, rest = form
     verb = _FIX_VERB.match(rest)
     if not (words & _FIX_TYPES or verb) or _COSMETIC.search(rest):
         return None
@@ -547,14 +547,16 @@ def classify_failure(
     """
     title, body = tokenised(title or ""), tokenised(body or "")
     comments = tuple(tokenised(c) for c in comments if c)
-    if _is_request(title, labels):
+    form = _title_form(title)
+    if _is_request(form, labels):
         return None
     whole = "\n".join((title, body, *comments))
     method = _method(title, body, matcher) if matcher else None
-    hits = [*_hits("title", title), *_hits("body", body), *(h for c in comments for h in _hits("comment", c))]
+    places = [("title", title), ("body", body), *(("comment", c) for c in comments)]
+    hits = [h for place, text in places if text for h in _hits(place, text)]
     if not _TRAINING.search(whole) and method is None:
         hits = [h for h in hits if h.symptom not in _NEEDS_TRAINING_CONTEXT]
-    hits += filter(None, (_fix_pr(title), _label_hit(labels)))
+    hits += filter(None, (_fix_pr(title, form), _label_hit(labels)))
     if not hits:
         return None
     if _QUESTION_TITLE.search(title) and not _EXPERIENCED.search(whole) and not any(h.in_code for h in hits):

@@ -966,10 +966,14 @@ class Screening:
 
 def _hits(title: str, abstract: str) -> list[RuleHit]:
     hits = []
-    lowered = {"title": title.lower(), "abstract": abstract.lower()}
+    fields = [
+        (name, text, text.lower(), factor)
+        for name, text, factor in (("title", title, TITLE_WEIGHT), ("abstract", abstract, 1.0))
+        if text
+    ]
     for rule in RULES:
-        for field_name, text, factor in (("title", title, TITLE_WEIGHT), ("abstract", abstract, 1.0)):
-            if field_name not in rule.fields or not text or not rule.may_match(lowered[field_name]):
+        for field_name, text, lowered, factor in fields:
+            if field_name not in rule.fields or not rule.may_match(lowered):
                 continue
             words = [
                 m.group(0)
