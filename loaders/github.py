@@ -33,7 +33,7 @@ from ..graph.records import Edge, Evidence, Node, Record
 from .github_items import check_item, json_items
 from .input_error import InputError
 from .input_files import json_line, json_type, read_lines, read_text
-from .link.failures import classify_failure, failure_records
+from .link.failures import classify_thread, failure_records
 from .link.fixes import commit_fix_edges, pull_request_fix_edges
 from .link.methods import MethodMatcher
 from .link.threads import TextPart, Thread, maintainer_first_reply, thread_link_edges
@@ -595,7 +595,7 @@ def thread_records(
                 )
             yield from pull_request_fix_edges(thread, repo, pr_numbers=pr_numbers)
         else:
-            verdict = classify_failure(thread.title, thread.body, matcher)
+            verdict = classify_thread(thread, matcher)
             if verdict is not None:
                 yield from failure_records(thread, verdict)
 

@@ -16,9 +16,15 @@ from pathlib import Path
 import pytest
 from uptake.graph.records import Edge, Node
 from uptake.loaders.catalog import MethodEntry
-from uptake.loaders.link.failures import SYMPTOMS, classify_failure, failure_records
+from uptake.loaders.link.failures import (
+    SYMPTOMS,
+    classify_failure,
+    classify_thread,
+    failure_records,
+    tokenised,
+)
 from uptake.loaders.link.methods import MethodMatcher
-from uptake.loaders.link.threads import Thread
+from uptake.loaders.link.threads import TextPart, Thread
 
 LABELLED = Path(__file__).parent / "data" / "failure_labelled.jsonl"
 PRECISION_FLOOR = 0.90
@@ -138,3 +144,70 @@ def test_failure_records_link_issue_method_and_framework():
         ("AFFECTS", ("Framework", "trl")),
         ("AFFECTS", ("Method", "grpo")),
     }
+
+
+def test_cjk_text_is_tokenised_so_symptoms_and_methods_match_inside_it():
+    assert tokenised("kl变为Nan") == "kl 变为 Nan"
+    verdict = classify_failure("ppo训练kl变为Nan", "", MATCHER)
+    assert verdict is not None and verdict.symptom == "nan-loss" and verdict.method == "ppo"
+    assert classify_failure("H800 GRPO 12k seq-len 训练一直OOM。", "", MATCHER).symptom == "oom"
+
+
+@pytest.mark.parametrize(
+    "title, symptom, rule",
+    [
+        ("ValueError: no module or parameter named 'lm_head' in the policy", "crash", "crash/error-class"),
+        ("WorkNCCL Timeout during save_model", "hang", "hang/timeout"),
+        ("reward=0, loss=0, grad_norm=0 after 10 steps", "stuck-values", "stuck-values/value-is-zero"),
+        ("OOM in the RLVR pipeline with 32k context", "oom", "oom/out-of-memory"),
+        (
+            "Loss mask not computed correctly for multi-turn samples",
+            "wrong-result",
+            "wrong-result/not-done-right",
+        ),
+        ("Fix checkpoint resuming with an async rollout buffer", "malfunction", "malfunction/fix-title"),
+    ],
+)
+def test_kinds_of_failure_seen_in_real_trackers(title, symptom, rule):
+    verdict = classify_failure(title, "", MATCHER)
+    assert verdict is not None and verdict.symptom == symptom and verdict.rule == rule
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[Question] Is it necessary to have two ways to compute the KL divergence?",
+        "[FIX] save config",
+        "feat: add a timeout option for reward calls",
+        'Revert "feat: GSPO"',
+        "[Feature] Explicit failure for unmatched model and checkpoints",
+    ],
+)
+def test_titles_that_only_mention_a_failure_word(title):
+    assert classify_failure(title, "", MATCHER) is None
+
+
+def _thread(title: str, body: str, comments: tuple[str, ...] = (), labels: tuple[str, ...] = ()) -> Thread:
+    parts = tuple(TextPart(text, f"comment {i}", author=f"user{i}") for i, text in enumerate(comments))
+    return Thread("verl", 7, False, title, body, "open", labels=labels, comments=parts)
+
+
+def test_a_symptom_described_only_in_a_comment_counts_with_lower_confidence():
+    thread = _thread(
+        "Multi-node GRPO with Megatron backend",
+        "I am trying the 2-node recipe with the default config.",
+        ("Same here: after step 3 the grad_norm is nan and the run stops making progress.",),
+    )
+    verdict = classify_thread(thread, MATCHER)
+    assert verdict is not None and verdict.place == "comment" and verdict.symptom == "nan-loss"
+    assert verdict.confidence < classify_failure("grad_norm is nan", "", MATCHER).confidence
+
+
+def test_a_bug_label_is_a_signal_and_a_request_label_vetoes():
+    quiet = _thread("Rollout workers after upgrading to the new scheduler", "Workers sit idle between steps.")
+    assert classify_thread(quiet, MATCHER) is None
+    labelled = _thread(quiet.title, quiet.body, labels=("bug",))
+    verdict = classify_thread(labelled, MATCHER)
+    assert verdict is not None and verdict.rule == "malfunction/bug-label" and verdict.confidence == 0.6
+    request = _thread("Training hangs forever without a watchdog", "Please add one.", labels=("enhancement",))
+    assert classify_thread(request, MATCHER) is None

@@ -1,10 +1,25 @@
-"""Recognising issues that report a training failure, with the reason why.
+"""Recognising issues that report a failure of a run, with the reason why.
 
 Explainable rules, in the manner of the paper screener: each symptom kind has
 named patterns; a match counts unless it is negated ("no NaN"), sits in a
 sentence about preventing or supporting something ("add an option to avoid
-OOM"), or the issue is a feature request, an RFC or a documentation issue.
-How-to questions count only when the author says they ran into the symptom.
+OOM"), is about packaging, CI or docs, or the issue is a feature request, an
+RFC, a docs change or a chore (by its `[tag]`, its conventional-commit type or
+its labels). How-to questions count only when the author says they ran into
+the symptom.
+
+The whole thread is read: title, body, human comments (`classify_thread`) and
+labels. CJK text is tokenised first (`tokenised`: a space between CJK and
+Latin runs) so `kl变为Nan` and `ppo训练` match. Symptoms run from specific
+(KL blow-up, NaN, entropy or reward collapse, values stuck at zero or
+constant, OOM, hangs and timeouts, divergence, regressions) to generic
+(`wrong-result`, `crash` for tracebacks, named error classes and "fails",
+and `malfunction` for a fix title, a `bug` label or a bare "bug"/"issue");
+the main symptom is the most specific one, the title's before the body's.
+Confidence: 0.9 from the title, 0.8 from the body, 0.7 from a comment or a
+log, 0.6 when only a generic malfunction signal fired; +0.05 (to 0.95) when
+several symptoms agree. "KL divergence" names a quantity, not a symptom.
+
 The verdict names the symptom(s), the rule, the matched text and where it was
 found, the method named (catalog aliases, or a trainer class like
 `GRPOTrainer`) and the framework component (trainer class, engine, role).
@@ -18,7 +33,7 @@ from dataclasses import dataclass
 
 from ...graph.records import Edge, Evidence, Node
 from .methods import MethodMatcher
-from .threads import Thread, prose
+from .threads import Thread, prose, tokenised
 
 _W = r"[^.\n]{0,40}?"  # a short stretch within one sentence
 
@@ -84,6 +99,7 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
     "nan-loss": (
         ("value-is-nan", rf"\b{_VALUES}\w*['\"]?\s*[:=]\s*['\"]?(?:nan|-?inf)\b"),
         ("value-becomes-nan", rf"\b{_VALUES}\b{_W}\b(?:nan|inf|infinity)s?\b"),
+        ("nan-named", r"\b(?:nan|NaN|NAN)s?\b"),
         ("nan-in-value", rf"\b(?:nan|inf)s?\b{_W}\b(?:{_VALUES}|training)\b"),
     ),
     "entropy-collapse": (
@@ -92,7 +108,7 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
             rf"\bentropy\b{_W}\b(?:collaps\w*|drops?\b|dropp\w*|{_TO_ZERO}|"
             r"decreas\w* (?:to|rapidly|sharply|quickly)|vanish\w*|near(?:ly)? zero)",
         ),
-        ("entropy-collapse", r"\bentropy collapse\b"),
+        ("entropy-collapse", r"\bentropy collapse\b|熵(?:坍塌|崩溃|塌缩)"),
     ),
     "reward-collapse": (
         (
@@ -102,6 +118,25 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
         ),
         ("named-collapse", r"\b(?:reward|mode|model|response[ -]length|length|policy) collapse\b"),
     ),
+    "stuck-values": (
+        ("value-is-zero", rf"\b{_VALUES}\w*['\"]?\s*[:=]\s*['\"]?0(?:\.0+)?(?![\d.])"),
+        (
+            "value-stuck",
+            rf"\b{_VALUES}\b{_W}\b(?:(?:is |are |gets? |got )?stuck|stays?|remains?|always (?:0|zero)|"
+            r"(?:is |are |stays? )?(?:constant|flat|unchanged)|oscillat\w*|fluctuat\w*|"
+            r"(?:does ?n[o']t|did ?n[o']t|not|never) (?:chang|decreas|increas|improv|mov|go)\w*)",
+        ),
+        ("zero-value", rf"\b(?:zero|constant|flat)\s+{_VALUES}\b"),
+        (
+            "value-becomes-zero-cjk",
+            rf"\b{_VALUES}\w*\s*(?:突然|一直|始终)?(?:变为|变成|为|是|等于)\s*0(?![\d.])",
+        ),
+        (
+            "not-converging",
+            r"\b(?:(?:does ?n[o']t|did ?n[o']t|not|never|fail\w* to|won'?t|can ?not|can't) converg\w*|"
+            r"no convergence)\b|不收敛",
+        ),
+    ),
     "oom": (
         (
             "out-of-memory",
@@ -109,17 +144,30 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
             r"(?:ran|runs?) out of (?:gpu |cpu |host )?memory)\b",
         ),
         ("memory-leak", r"\bmemory (?:leak\w*|(?:usage )?keeps (?:increasing|growing))\b"),
+        ("memory-cjk", r"(?:显存|内存)(?:不足|溢出|爆了?)|爆显存"),
     ),
     "hang": (
-        ("hangs", r"\b(?:hangs?|hanging|hung|deadlock\w*|freez\w*|frozen|stuck)\b(?! on\b)"),
+        (
+            "hangs",
+            # "reward stuck at 0" is a stuck value, not a hang
+            r"\b(?:hangs?|hanging|hung|deadlock\w*|freez\w*|frozen|stuck)\b(?! on\b)"
+            r"(?! at (?:zero|0|-?\d|nan|inf|a constant|the same))",
+        ),
         (
             "collective-timeout",
             rf"\b(?:nccl|watchdog|collective|allreduce|all_reduce|barrier|ray)\b{_W}\btime[ ]?d? ?out\b",
         ),
         ("no-progress", r"\b(?:no progress|never (?:finishes|returns|ends|completes))\b"),
+        ("timeout", r"\b(?:time[ -]?outs?|timed out)\b|\w*timeout\b|超时|卡住|卡死|卡在"),
     ),
     "divergence": (
-        ("diverges", r"\b(?:diverg\w*|blows? up|blew up|explod\w*)\b"),
+        # "KL divergence", "f-divergence" name a quantity, not a run that diverges.
+        ("diverges", r"(?<![kK][lL][ _-])(?<![fF]-)\b(?:diverg\w*|blows? up|blew up|explod\w*)\b"),
+        (
+            "sudden-increase",
+            r"\b(?:unexpected|sudden|rapid|sharp|abnormal)\w* (?:increase|rise|jump|growth|spike)s? "
+            r"(?:in|of) (?:the )?(?:entropy|loss|kl|grad\w*(?: norm)?|response length)\b",
+        ),
         (
             "unstable-training",
             r"\b(?:unstable training|training (?:is |becomes |gets )?(?:very )?unstable|instabilit\w*|"
@@ -153,10 +201,120 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
             r"(?:in|with|on|before) v?\d+\.\d+",
         ),
     ),
+    "wrong-result": (
+        (
+            "wrong-output",
+            r"\b(?:wrong|incorrect\w*|corrupt\w*|garbled|gibberish|silently \w+)\b|乱码|[!！?？]{5,}",
+        ),
+        (
+            "not-done-right",
+            r"\b(?:is|are|was|were|not) (?:not )?(?:calculated|computed|applied|produced|generated|saved|"
+            r"loaded|updated|synced|respected) (?:correctly|properly)\b|"
+            r"\b(?:is|are|was|were) not "
+            r"(?:produced|generated|saved|created|written|applied|updated|synced)\b",
+        ),
+        ("returns-nothing", r"\breturns? (?:a |an )?(?:zero|wrong|empty|incorrect|none|null)\b"),
+        (
+            "misbehaves",
+            r"\b(?:(?:is|are) not|isn'?t|aren'?t|not|does ?n[o']t|do ?n[o']t|did ?n[o']t|stopped|no longer) "
+            r"work(?:s|ing|ed)?\b|\bbroken\b|\bbreaks\b|\bunexpected(?:ly)?\b|\babnormal\w*|\banomal\w*|"
+            r"\binconsistent\b|\bunstable\b|不对|不一致|不正确|无法|不能|不工作",
+        ),
+        (
+            "repeats-output",
+            r"(?:不停|一直|反复)重复|\brepeat\w* (?:the same )?(?:tokens?|outputs?|generations?)\b",
+        ),
+    ),
+    "crash": (
+        ("error-class", r"\b[A-Z][A-Za-z0-9_]*(?:Error|Exception)\b|\bCheck failed\b|\[FATAL\]"),
+        (
+            "error-named",
+            r"\b(?:errors?|ERROR|exceptions?|traceback|segfault\w*|segmentation fault|core dumped|"
+            r"illegal memory access|race condition)\b(?! messages?\b)|报错|错误|出错|异常|崩溃|吐核|例外",
+        ),
+        ("fails", r"\bfail(?:s|ed|ing|ures?)?\b|失败"),
+        ("crashes", r"\b(?:crash\w*|killed|aborts?|aborted|dies|died)\b"),
+        (
+            "stops",
+            r"\b(?:training|run|job|process|worker|rollout|generation)s? (?:stops?|stopped|exits?|exited|"
+            r"terminat\w*|quits?)\b",
+        ),
+        (
+            "cannot-run",
+            r"\b(?:unable to|can ?not|can't|could ?n[o']t) (?:run|start|launch|load|save|resume|replicate|"
+            r"reproduce|initiali[sz]e|connect|train|use)\b|\bnot found\b|\bno module named\b",
+        ),
+        ("status-code", r"\b[45]\d\d (?:server |client )?error\b|\bservice unavailable\b"),
+    ),
+    "malfunction": (
+        ("bug-named", r"\bbugs?\b|\bbuggy\b"),
+        ("issue-named", r"\bissues?\b"),
+    ),
 }
 _COMPILED = {
     symptom: tuple((name, re.compile(pattern, re.IGNORECASE)) for name, pattern in rules)
     for symptom, rules in SYMPTOM_RULES.items()
+}
+_VALUE_WORDS = (
+    "loss",
+    "grad",
+    "reward",
+    "logit",
+    "log",
+    "prob",
+    "advantage",
+    "entropy",
+    "value",
+    "weight",
+    "output",
+)
+# Lower-case fragments, at least one of which every text a symptom's rules can match contains: a
+# substring test is far cheaper than the rules, and most texts contain none. A new rule adds its words.
+SYMPTOM_TRIGGERS: dict[str, tuple[str, ...]] = {
+    "kl-blowup": ("kl",),
+    "nan-loss": ("nan", "inf"),
+    "entropy-collapse": ("entropy", "熵"),
+    "reward-collapse": ("collaps", "drop", "to zero", "to 0"),
+    "stuck-values": (
+        *("0", "zero", "constant", "flat", "stuck", "stay", "remain", "always", "unchanged"),
+        *("oscillat", "fluctuat", "not", "n't", "never", "converg", "不收敛"),
+    ),
+    "oom": ("memory", "oom", "显存", "内存"),
+    "hang": (
+        *("hang", "hung", "deadlock", "freez", "frozen", "stuck", "progress", "never"),
+        *("timeout", "time out", "timed out", "timedout", "time-out", "超时", "卡"),
+    ),
+    "divergence": (
+        *("diverg", "blow", "blew", "explod", "unstable", "instabilit", "spike"),
+        *("unexpected", "sudden", "rapid", "sharp", "abnormal"),
+    ),
+    "throughput-regression": ("slow", "regress", "drop", "degrad", "worse", "decreas", "halved"),
+    "accuracy-regression": (
+        *("drop", "regress", "degrad", "worse", "decreas", "halved", "slow", "lower than", "reproduce"),
+    ),
+    "wrong-after-upgrade": ("after ", "since ", "worked", "works", "was fine", "was working"),
+    "wrong-result": (
+        *("wrong", "incorrect", "corrupt", "garbled", "gibberish", "silently", "correctly", "properly"),
+        *(" not ", "n't", "stopped", "no longer", "return", "broken", "breaks", "unexpected", "abnormal"),
+        *("anomal", "inconsistent", "unstable", "repeat", "!!!!!", "！！", "???", "？？", "乱码", "不对"),
+        *("不一致", "不正确", "无法", "不能", "不工作", "重复"),
+    ),
+    "crash": (
+        *(
+            "error",
+            "exception",
+            "check failed",
+            "fatal",
+            "traceback",
+            "segfault",
+            "segmentation",
+            "core dumped",
+        ),
+        *("illegal memory", "race condition", "fail", "crash", "killed", "abort", "dies", "died", "stop"),
+        *("exit", "terminat", "quit", "unable", "not ", "cannot", "can't", "could", "service unavailable"),
+        *("报错", "错误", "出错", "异常", "崩溃", "吐核", "例外", "失败"),
+    ),
+    "malfunction": ("bug", "issue"),
 }
 _WRONG = re.compile(
     r"\b(?:different|wrong|worse|broken|incorrect|no longer|changed|regress\w*|breaks?|mismatch\w*|"
@@ -174,15 +332,46 @@ _PREVENTIVE = re.compile(
     re.IGNORECASE,
 )
 _REQUEST_TITLE = re.compile(
-    r"^\s*(?:[\[(]\s*(?:feature|feat|rfc|proposal|enhancement|docs?|documentation|roadmap|discussion)\b|"
-    r"(?:feature request|rfc|proposal|roadmap)\b|"
-    r"(?:add|support|implement|allow|enable|expose|document|introduce|integrate|request)\b(?!.*\b(?:bug|error|fail\w*|crash\w*)\b))",
+    r"^\s*(?:(?:feature request|rfc|proposal|roadmap)\b|revert\b|"
+    r"(?:add|support|implement|allow|enable|expose|document|introduce|integrate|request)\b"
+    r"(?!.*\b(?:bug|error|fail\w*|crash\w*)\b))",
     re.IGNORECASE,
 )
+# Leading "[tag]" / "(tag)" groups and a conventional-commit type ("feat(ppo):", "fix:").
+_TAGS = re.compile(r"^\s*(?:[\[(【][^\])】\n]{1,40}[\])】]\s*)*")
+_CONVENTIONAL = re.compile(r"^\(?([A-Za-z]+)\)?(?:\([^)\n]{0,40}\))?!?\s*:")
+_REQUEST_TYPES = frozenset(
+    "feature feat rfc proposal enhancement doc docs documentation roadmap discussion chore refactor "
+    "style test tests ci build release".split()
+)
+_FIX_TYPES = frozenset({"fix", "fixes", "bugfix", "hotfix", "bug"})
+_FIX_VERB = re.compile(
+    r"^(?:(?:tiny|minor|small|quick) )?(?:fix(?:es|ed|ing)?|bugfix|hotfix)\b", re.IGNORECASE
+)
+# What a fix PR repairs when it is not a malfunction of the framework at run time.
+_COSMETIC = re.compile(
+    r"\b(?:docs?|documentation|typos?|lint\w*|format\w*|style|comments?|docstrings?|readme|links?|tests?|"
+    r"ci|configs?|spelling|grammar|imports?|type hints?|annotations?|warnings?)\b",
+    re.IGNORECASE,
+)
+# Packaging and CI failures are not failures of a run (the composed set labels them so).
+_PACKAGING = re.compile(
+    r"\b(?:pip install\w*|install(?:ing|ation)?|ImportError|ModuleNotFoundError|"
+    r"build(?:ing)? (?:the )?wheels?|compil(?:e|er|ing)|CI|unit tests?)\b",
+    re.IGNORECASE,
+)
+_DOCS = re.compile(r"\b(?:docs?|documentation|readme|typos?|links?|docstrings?)\b", re.IGNORECASE)
+_BUG_LABEL = re.compile(r"\b(?:bug|crash|regression|defect)\b", re.IGNORECASE)
+# Symptoms that count only in text about training (the others are failures of any run).
+_NEEDS_TRAINING_CONTEXT = frozenset({"throughput-regression", "accuracy-regression", "wrong-after-upgrade"})
+_GENERIC = {"wrong-result": 1, "crash": 1, "malfunction": 2}
+_PLACE_CONFIDENCE = {"title": 0.9, "body": 0.8, "comment": 0.7}
+_PLACE_ORDER = ("title", "body", "comment", "labels")
 _REQUEST_LABELS = {"enhancement", "feature", "feature request", "documentation", "rfc", "roadmap"}
 _QUESTION_TITLE = re.compile(
-    r"^\s*(?:[\[(]\s*question\s*[\])]\s*)?(?:how (?:do|can|to|should)|is it possible|is there|"
-    r"does \w+ support|what is|why (?:do|does|is) (?:the )?(?:default|recommended))\b",
+    r"^\s*(?:[\[(]\s*question\s*[\])]|(?:[\[(]\s*question\s*[\])]\s*)?"
+    r"(?:how (?:do|can|to|should)|is it possible|is there|does \w+ support|what is|"
+    r"why (?:do|does|is) (?:the )?(?:default|recommended))\b)",
     re.IGNORECASE,
 )
 _EXPERIENCED = re.compile(
@@ -244,22 +433,73 @@ def _sentence(text: str, start: int, end: int) -> str:
     return text[left : min(right_candidates) if right_candidates else len(text)]
 
 
+def _ignored(hit_symptom: str, sentence: str) -> bool:
+    """Matches that are about packaging, CI or documentation rather than a failing run."""
+    if hit_symptom == "crash" and _PACKAGING.search(sentence):
+        return True
+    return hit_symptom in ("wrong-result", "malfunction", "crash") and bool(_DOCS.search(sentence))
+
+
 def _hits(place: str, text: str) -> Iterator[_Hit]:
+    if not text:
+        return
+    lowered = text.lower()
     kept = prose(text)
     for symptom, rules in _COMPILED.items():
+        if not any(map(lowered.__contains__, SYMPTOM_TRIGGERS[symptom])):
+            continue
         for name, pattern in rules:
             for m in pattern.finditer(text):
                 before = text[max(0, m.start() - 30) : m.start()]
                 in_code = kept[m.start() : m.end()].strip() != m.group(0).strip()
-                if not in_code and (
-                    _NEGATED.search(before) or _PREVENTIVE.search(_sentence(text, m.start(), m.end()))
-                ):
+                sentence = _sentence(text, m.start(), m.end())
+                if not in_code and (_NEGATED.search(before) or _PREVENTIVE.search(sentence)):
+                    continue
+                if _ignored(symptom, sentence):
                     continue
                 yield _Hit(symptom, name, m.group(0), place, in_code)
 
 
-def _is_request(title: str, labels: tuple[str, ...]) -> bool:
-    return bool(_REQUEST_TITLE.search(title)) or any(lb.lower() in _REQUEST_LABELS for lb in labels)
+def _title_form(title: str) -> tuple[set[str], str]:
+    """The title's leading tags and conventional-commit type (lower case), and the rest of it."""
+    tags = _TAGS.match(title)
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", tags.group(0))}
+    rest = title[tags.end() :]
+    kind = _CONVENTIONAL.match(rest)
+    if kind:
+        words.add(kind.group(1).lower())
+        rest = rest[kind.end() :]
+    return words, rest.strip()
+
+
+def _is_request(form: tuple[set[str], str], labels: tuple[str, ...]) -> bool:
+    words, rest = form
+    if words & _REQUEST_TYPES and not words & _FIX_TYPES:
+        return True
+    return bool(_REQUEST_TITLE.search(rest)) or any(lb.lower() in _REQUEST_LABELS for lb in labels)
+
+
+def _fix_pr(title: str, form: tuple[set[str], str]) -> _Hit | None:
+    """A title that says it fixes something names a malfunction, unless the something is cosmetic."""
+    words, rest = form
+    verb = _FIX_VERB.match(rest)
+    if not (words & _FIX_TYPES or verb) or _COSMETIC.search(rest):
+        return None
+    return _Hit(
+        "malfunction",
+        "fix-title",
+        verb.group(0) if verb else title[: len(title) - len(rest)].strip(),
+        "title",
+        False,
+    )
+
+
+def _label_hit(labels: tuple[str, ...]) -> _Hit | None:
+    for label in labels:
+        m = _BUG_LABEL.search(label)
+        if m:
+            return _Hit("malfunction", "bug-label", label, "labels", False)
+    return None
 
 
 def _method(title: str, body: str, matcher: MethodMatcher) -> tuple[str, str, str, float] | None:
@@ -288,17 +528,28 @@ def _component(title: str, body: str) -> str | None:
 
 
 def classify_failure(
-    title: str, body: str, matcher: MethodMatcher | None = None, labels: tuple[str, ...] = ()
+    title: str,
+    body: str,
+    matcher: MethodMatcher | None = None,
+    labels: tuple[str, ...] = (),
+    comments: tuple[str, ...] = (),
 ) -> FailureVerdict | None:
-    """A verdict if the issue reports a training failure, else None."""
-    title, body = title or "", body or ""
-    if _is_request(title, labels):
+    """A verdict if the issue reports a failure of a run (training, rollout, serving, saving), else None.
+
+    Title, body, human comments and labels are read; CJK text is tokenised first.
+    """
+    title, body = tokenised(title or ""), tokenised(body or "")
+    comments = tuple(tokenised(c) for c in comments if c)
+    form = _title_form(title)
+    if _is_request(form, labels):
         return None
-    whole = f"{title}\n{body}"
+    whole = "\n".join((title, body, *comments))
     method = _method(title, body, matcher) if matcher else None
+    places = [("title", title), ("body", body), *(("comment", c) for c in comments)]
+    hits = [h for place, text in places if text for h in _hits(place, text)]
     if not _TRAINING.search(whole) and method is None:
-        return None
-    hits = [*_hits("title", title), *_hits("body", body)]
+        hits = [h for h in hits if h.symptom not in _NEEDS_TRAINING_CONTEXT]
+    hits += filter(None, (_fix_pr(title, form), _label_hit(labels)))
     if not hits:
         return None
     if _QUESTION_TITLE.search(title) and not _EXPERIENCED.search(whole) and not any(h.in_code for h in hits):
@@ -306,10 +557,28 @@ def classify_failure(
     found = {h.symptom for h in hits}
     if "wrong-after-upgrade" in found and len(found) == 1 and not _WRONG.search(whole):
         return None
-    symptoms = tuple(s for s in SYMPTOMS if s in found)
-    # What the title says is the main symptom; within a place, the most specific one.
-    main = min(hits, key=lambda h: (h.place != "title", SYMPTOMS.index(h.symptom), h.in_code))
-    confidence = 0.9 if main.place == "title" else (0.7 if main.in_code else 0.8)
+    return _verdict(hits, title, body, method)
+
+
+def _verdict(
+    hits: list[_Hit], title: str, body: str, method: tuple[str, str, str, float] | None
+) -> FailureVerdict:
+    symptoms = tuple(s for s in SYMPTOMS if s in {h.symptom for h in hits})
+    # A specific symptom beats a generic one (an error, a wrong result), which beats a bare "bug" or
+    # "fix"; then what the title says; then the most specific one.
+    main = min(
+        hits,
+        key=lambda h: (
+            _GENERIC.get(h.symptom, 0),
+            _PLACE_ORDER.index(h.place),
+            SYMPTOMS.index(h.symptom),
+            h.in_code,
+        ),
+    )
+    if main.symptom == "malfunction":
+        confidence = 0.6  # only a fix title, a bug label or the word "bug"/"issue"
+    else:
+        confidence = 0.7 if main.in_code else _PLACE_CONFIDENCE[main.place]
     if len(symptoms) > 1:
         confidence = min(0.95, confidence + 0.05)
     return FailureVerdict(
@@ -324,6 +593,12 @@ def classify_failure(
         method_confidence=method[3] if method else None,
         component=_component(title, body),
     )
+
+
+def classify_thread(thread: Thread, matcher: MethodMatcher | None = None) -> FailureVerdict | None:
+    """classify_failure over a whole thread: title, body, human comments and labels."""
+    comments = tuple(text for place, _, text in thread.texts() if place == "comment")
+    return classify_failure(thread.title, thread.body, matcher, thread.labels, comments)
 
 
 def failure_records(thread: Thread, verdict: FailureVerdict) -> Iterator[Node | Edge]:

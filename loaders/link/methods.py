@@ -39,7 +39,8 @@ class MethodMatch:
 def _alias_pattern(alias: str) -> re.Pattern:
     # Identifiers: not preceded/followed by a letter, digit or underscore; hyphen
     # continuations ("ORPO-like") are excluded too, so a mention of a family is not the method.
-    return re.compile(rf"(?<![\w-]){re.escape(alias)}(?![\w]|-(?=[a-z]))", re.IGNORECASE)
+    # The continuation test is case-sensitive: "DPO-Trainer" still names DPO.
+    return re.compile(rf"(?<![\w-]){re.escape(alias)}(?![\w]|-(?-i:[a-z]))", re.IGNORECASE)
 
 
 class MethodMatcher:

@@ -21,6 +21,19 @@ How it decides (thresholds are the module constants below):
    `GENERAL_THRESHOLD`. Words in the title weigh `TITLE_WEIGHT` times more.
 3. **Kind**: `general-method`, else the strongest negative kind, else
    `other-rl-llm`; papers that fail step 1 are `not-rl-llm`.
+
+**Title only** (no abstract): titles rarely spell out "reinforcement learning"
+or "LLM", so the title-only rules (`TITLE_RULES`, explained in title_cues.py)
+read word forms and compounds, infer the learner from method and model names,
+and subtract for other learners (`non-lm`) and for methods that train nothing
+(`non-rl`); a `Name:` title counts as a proposal only when the name is not
+named like a model, benchmark or agent (`title_cues.title_name_kind`). Any
+method cue in the title then stands for the missing "we propose", and the
+general-method threshold is `TITLE_ONLY_GENERAL_THRESHOLD`. The reasons say
+`"input": "title"` and the confidence is scaled by `TITLE_ONLY_CONFIDENCE_SCALE`.
+
+Every rule carries the literal stems its words start with; a rule runs only on
+text containing one of them (the hits are the same, checked by a test).
 """
 
 from __future__ import annotations
@@ -30,14 +43,30 @@ import math
 import re
 from dataclasses import dataclass
 
+from .title_cues import LM_ONLY_FAMILIES, title_name_kind
+
 RL_LLM_THRESHOLD = 1.0
 GENERAL_THRESHOLD = 2.0
+# With a title only there is less text to add up: one method cue in the title (weight 1 x TITLE_WEIGHT)
+# with no negative kind is enough.
+TITLE_ONLY_GENERAL_THRESHOLD = 1.0
+# A decision from a title alone is less sure than one from an abstract: its confidence tops out at 0.9.
+TITLE_ONLY_CONFIDENCE_SCALE = 0.8
 TITLE_WEIGHT = 1.5
 # Negative kinds are discounted when the paper clearly proposes a method object:
 # "we analyse X and propose a new clipping rule" is still a method paper.
 NEGATIVE_DISCOUNT_WITH_METHOD = 0.5
 
-NOT_GENERAL_KINDS = ("application", "benchmark", "dataset", "survey", "reward-model", "system", "analysis")
+NOT_GENERAL_KINDS = (
+    "application",
+    "benchmark",
+    "dataset",
+    "survey",
+    "reward-model",
+    "system",
+    "analysis",
+    "model",
+)
 
 
 @dataclass(frozen=True)
@@ -47,6 +76,107 @@ class Rule:
     pattern: re.Pattern
     weight: float
     fields: tuple[str, ...] = ("title", "abstract")
+    # Lower-case fragments one of which any match contains; None when a word has no literal start.
+    stems: tuple[str, ...] | None = None
+
+    def may_match(self, lowered: str) -> bool:
+        return self.stems is None or any(map(lowered.__contains__, self.stems))
+
+
+_META = set("[](){}?*+|^$.")
+
+
+def _group_end(pattern: str, start: int) -> int:
+    """Index just past the group or class opening at `start`."""
+    closing, depth, i = ("]" if pattern[start] == "[" else ")"), 0, start
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if closing == ")" and ch == "(":
+            depth += 1
+        elif ch == closing and (closing == "]" or depth == 1):
+            return i + 1
+        elif closing == ")" and ch == ")":
+            depth -= 1
+        i += 1
+    return len(pattern)
+
+
+def _skip_quantifier(pattern: str, i: int) -> int:
+    if i < len(pattern) and pattern[i] in "?*+":
+        return i + 1
+    if i < len(pattern) and pattern[i] == "{":
+        return pattern.index("}", i) + 1
+    return i
+
+
+def _alternatives(group: str) -> list[str]:
+    """Top-level alternatives of a group's inside."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(group):
+        ch = group[i]
+        if ch == "\\":
+            i += 2
+            continue
+        depth += ch in "([" and 1 or (-1 if ch in ")]" else 0)
+        if ch == "|" and depth == 0:
+            parts.append(group[start:i])
+            start = i + 1
+        i += 1
+    return [*parts, group[start:]]
+
+
+def _pattern_stems(pattern: str) -> list[str] | None:
+    """Lower-case literals one of which every match of `pattern` contains, or None if there are none.
+
+    Leading anchors, lookarounds, classes and optional groups are skipped (what follows them must
+    still occur); a leading group of alternatives gives one literal per alternative.
+    """
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith(("(?<!", "(?<=", "(?!", "(?="), i):
+            i = _group_end(pattern, i)
+        elif pattern[i] == "^" or pattern.startswith(("\\b", "\\s", "\\w", "\\W", "\\d"), i):
+            i = _skip_quantifier(pattern, i + (1 if pattern[i] == "^" else 2))
+        elif pattern[i] == "[":
+            i = _skip_quantifier(pattern, _group_end(pattern, i))
+        elif pattern[i] == "(":
+            end = _group_end(pattern, i)
+            if end < len(pattern) and pattern[end] in "?*":
+                i = _skip_quantifier(pattern, end)
+                continue
+            inner = pattern[i + (3 if pattern.startswith("(?:", i) else 1) : end - 1]
+            stems = [_pattern_stems(alt + pattern[end:]) for alt in _alternatives(inner)]
+            return None if None in stems else [st for group in stems for st in group]
+        else:
+            break
+    stem = _literal_start(pattern[i:])
+    return [stem] if stem else None
+
+
+def _literal_start(pattern: str) -> str | None:
+    stem, i = "", 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            if i + 1 < len(pattern) and not pattern[i + 1].isalnum():
+                stem, i = stem + pattern[i + 1], i + 2
+                continue
+            break
+        if ch in "?*{":
+            stem = stem[:-1]  # the character before an optional quantifier may be absent
+            break
+        if ch in _META:
+            break
+        stem, i = stem + ch, i + 1
+    return stem.lower() if len(stem) >= 2 else None
+
+
+def _stems(words: tuple[str, ...]) -> tuple[str, ...] | None:
+    stems = [_pattern_stems(alt) for w in words for alt in _alternatives(w)]
+    return None if None in stems else tuple(dict.fromkeys(st for group in stems for st in group))
 
 
 def _rule(
@@ -54,7 +184,8 @@ def _rule(
 ) -> Rule:
     flags = 0 if case else re.IGNORECASE
     pattern = re.compile(r"(?<![\w-])(?:" + "|".join(words) + r")(?![\w])", flags)
-    return Rule(name, side, pattern, weight, ("title",) if title_only else ("title", "abstract"))
+    fields = ("title",) if title_only else ("title", "abstract")
+    return Rule(name, side, pattern, weight, fields, _stems(words))
 
 
 # Methods everyone builds on: naming them is not proposing them.
@@ -63,6 +194,359 @@ _BASELINE_NAMES = r"(?!(?:PPO|DPO|GRPO|TRPO|RLOO|KTO|IPO)\b)"
 _NEGATED = re.compile(
     r"(?:without|no need for|instead of|rather than|remov\w*|replac\w*|free of|no)\W+(?:\w+\W+){0,3}$",
     re.IGNORECASE,
+)
+
+
+def _raw_rule(name: str, side: str, weight: float, pattern: str, case: bool = True) -> Rule:
+    """A title-only rule whose pattern sets its own boundaries (compounds such as "ComputerRL")."""
+    compiled = re.compile(pattern, 0 if case else re.IGNORECASE)
+    return Rule(name, side, compiled, weight, ("title",), _stems((pattern,)))
+
+
+# Title-only cues (title_cues.py explains them); they also fire on titles that come with an abstract.
+TITLE_RULES: tuple[Rule, ...] = (
+    _rule(
+        "rl-word-forms",
+        "rl",
+        1.0,
+        r"reinforc\w*",
+        r"incentiv\w*",
+        r"self-rewarding",
+        r"reward(?:ed|ing)",
+        r"[\w-]+-rewarded",
+        r"preference (?:learning|data|pairs|datasets?|trees?)",
+        r"preference \w+ optimi[sz]ation",
+        title_only=True,
+    ),
+    _rule("rl-lm-distillation", "both", 1.0, r"on-policy distillation", title_only=True),
+    # Compounds and acronyms of the LLM era ("ComputerRL", "RLVR", "TreeRPO") imply the learner too.
+    _raw_rule(
+        "rl-compound",
+        "both",
+        1.0,
+        r"(?<![\w-])(?:[A-Za-z0-9]*[a-z0-9]RL|[\w-]+-RL|RL[A-Z0-9][\w]*|RL-[\w-]+|"
+        r"[A-Z][\w$^{}-]*PO)(?![\w])",
+    ),
+    _raw_rule(
+        "rl-lm-family",
+        "both",
+        1.0,
+        rf"(?<![\w])(?:[\w-]*[\w-]{LM_ONLY_FAMILIES}[\w-]*|{LM_ONLY_FAMILIES}[\w-]+)",
+    ),
+    _rule(
+        "rl-reward-signal",
+        "rl",
+        1.0,
+        r"reward models?",
+        r"reward modell?ing",
+        r"process rewards?",
+        r"process[- ]supervis\w*",
+        r"PRMs?",
+        r"verifiers?",
+        r"verifier-free",
+        r"critics?",
+        title_only=True,
+    ),
+    _rule(
+        "rl-weak",
+        "rl",
+        0.5,
+        r"post-training",
+        r"self-(?:improv|evolv|correct|verif|reflect|distill)\w*",
+        r"exploration",
+        r"polic(?:y|ies)",
+        r"feedback",
+        r"align(?:s|ing|ed)?",
+        r"verifiable",
+        r"rubrics?",
+        title_only=True,
+    ),
+    # Reward models, verifiers and rubrics are, in practice, reward signals for language models.
+    _rule(
+        "lm-reward-signal",
+        "lm",
+        0.7,
+        r"reward models?",
+        r"reward modell?ing",
+        r"process rewards?",
+        r"process[- ]supervis\w*",
+        r"PRMs?",
+        r"verifiers?",
+        r"rubrics?",
+        title_only=True,
+    ),
+    # "X-R1" names a model trained the DeepSeek-R1 way: RL with verifiable rewards on a language model.
+    _raw_rule("r1-compound", "both", 1.0, r"(?<![\w])[\w-]+-R1\b|\bR1-[\w-]+"),
+    _rule(
+        "lm-reasoning",
+        "lm",
+        0.75,
+        r"reason(?:ing|ers?)",
+        r"think(?:ing)?",
+        r"thoughts?",
+        r"chain-of-\w+",
+        r"long-CoT",
+        r"R1",
+        r"o1",
+        title_only=True,
+    ),
+    _rule(
+        "lm-agents",
+        "lm",
+        1.0,
+        r"agentic",
+        r"(?:LLM|language|search|web|GUI|software engineering|research|tool-use) agents?",
+        r"tool[- ](?:use|learning|integrated)",
+        r"multi-tool",
+        r"deep research\w*",
+        r"multi-turn",
+        r"information seeking",
+        r"AI agents?",
+        title_only=True,
+    ),
+    _rule("lm-agents-weak", "lm", 0.35, r"agents?", title_only=True),
+    _rule(
+        "lm-modal",
+        "lm",
+        1.0,
+        r"LVLMs?",
+        r"VLMs?",
+        r"MLLMs?",
+        r"LMMs?",
+        r"multi-?modal",
+        r"vision-language",
+        r"diffusion language models?",
+        r"sequence models?",
+        title_only=True,
+    ),
+    _raw_rule(
+        "lm-compound", "lm", 1.0, r"(?<=-)(?:LLMs?|LMs?|VLMs?|MLLMs?|LRMs?)(?![\w])|(?:LLMs?|LRMs?)-\w+"
+    ),
+    _rule(
+        "lm-family-more",
+        "lm",
+        1.0,
+        r"Intern[\w.\-]*",
+        r"GLM[\w.\-]*",
+        r"Kimi[\w.\-]*",
+        r"MiniMax[\w.\-]*",
+        r"Hunyuan[\w.\-]*",
+        r"Nemotron[\w.\-]*",
+        r"Magistral",
+        r"MiMo[\w.\-]*",
+        r"gpt-oss[\w.\-]*",
+        r"Gemini",
+        r"Claude",
+        title_only=True,
+    ),
+    _rule(
+        "lm-task",
+        "lm",
+        0.7,
+        r"text",
+        r"dialogues?",
+        r"question answering",
+        r"retrieval(?:-augmented)?",
+        r"RAG",
+        r"search",
+        r"hallucinat\w*",
+        r"long-context",
+        r"quer(?:y|ies)",
+        r"conversational",
+        r"instructions?",
+        r"chat\w*",
+        r"SQL",
+        r"autoformali\w*",
+        r"theorem",
+        r"essays?",
+        r"unit tests?",
+        r"code generation",
+        r"coding",
+        r"math\w*",
+        r"tokens?",
+        r"questions?",
+        r"MoE",
+        r"GUI",
+        r"fine-tun\w*",
+        r"language model\w*",
+        title_only=True,
+    ),
+    _rule(
+        "non-lm-learner",
+        "non-lm",
+        1.5,
+        r"robot\w*",
+        r"manipulations?",
+        r"locomotion",
+        r"continuous control",
+        r"Atari",
+        r"Minecraft",
+        r"chess",
+        r"games?",
+        r"coordination",
+        r"(?:text-to-image|image|video|flow) diffusion models?",
+        r"diffusion-based",
+        r"flow models?",
+        r"text-to-(?:image|video|speech)",
+        r"(?:image|video|motion) generation",
+        r"architecture search",
+        r"skills",
+        r"mixture-of-experts layer",
+        title_only=True,
+    ),
+    _rule(
+        "non-lm-tool",
+        "non-lm",
+        1.0,
+        r"(?:using|from|via|by) (?:\w+ )?(?:large )?(?:language models?|LLMs?)",
+        r"(?:LLMs?|language models?) (?:for|as) (?:reinforcement learning|RL|decision[- ]makers?)",
+        r"(?:LLMs?|language models?) for (?:\w+ )?reinforcement learning",
+        title_only=True,
+    ),
+    _rule(
+        "non-rl-no-training",
+        "non-rl",
+        1.0,
+        r"test-time (?:scaling|alignment|preference\w*|adaptation)",
+        r"training-free",
+        r"without (?:model )?(?:training|fine-?tuning)",
+        r"decoding-time",
+        r"inference-time",
+        r"serving",
+        title_only=True,
+    ),
+    _rule(
+        "method-title",
+        "positive",
+        0.75,
+        r"self-distill\w*",
+        r"distill\w*",
+        r"self-play",
+        r"self-reward\w*",
+        r"unsupervised",
+        r"label-free",
+        r"without (?:labels|verifiers|supervision)",
+        r"verifier-free",
+        r"reference-free",
+        r"few-shot RL",
+        r"test-time reinforcement learning",
+        r"stabili[sz]\w*",
+        r"stable",
+        r"efficient",
+        r"interleav\w*",
+        r"unif\w*",
+        r"bridging",
+        r"cooperative",
+        r"hybrid",
+        r"mixed",
+        r"value[- ](?:model\w*|optimi[sz]ation|based)",
+        r"calibrat\w*",
+        r"policy optimi[sz]ation",
+        r"preference (?:optimi[sz]ation|learning)",
+        r"regulari[sz]ed",
+        r"iterative",
+        r"offline",
+        r"online",
+        r"data selection",
+        r"broaden\w*",
+        r"guid\w*",
+        r"augmentation",
+        r"minimi[sz]ation",
+        r"penali[sz]\w*",
+        r"distributional",
+        r"self-(?:reflect|correct|verif)\w*",
+        r"learnability",
+        r"meta-\w+",
+        title_only=True,
+    ),
+    _rule(
+        "application-title",
+        "application",
+        1.0,
+        r"search agents?",
+        r"agentic (?:search|RAG|retrieval)",
+        r"deep research\w*",
+        r"deep search",
+        r"web search",
+        r"information seeking",
+        r"retrieval",
+        r"chest x-ray",
+        r"biolog\w*",
+        r"DNA",
+        r"3D",
+        r"grounding",
+        r"geo-localization",
+        r"essays?",
+        r"unit tests?",
+        r"relation extraction",
+        r"autoformali\w*",
+        r"image quality",
+        r"UI",
+        r"social simulations?",
+        r"unlearning",
+        r"memor(?:y|ies)",
+        r"software engineering",
+        r"mobile",
+        r"computer-use",
+        r"scientific",
+        r"predict the future",
+        r"forecast\w*",
+        r"(?:visual )?perception",
+        r"goal-oriented dialogue",
+        r"query reformulation",
+        r"image generation",
+        r"unified multimodal",
+        r"(?<![Tt]ree )search",
+        r"tools?",
+        r"multi-tool",
+        r"(?:visual|video|image) generation",
+        r"text-image",
+        r"code generation",
+        r"code efficiency",
+        r"chart-to-code",
+        r"decision-making agents?",
+        title_only=True,
+    ),
+    _rule(
+        "system-title",
+        "system",
+        1.0,
+        r"framework",
+        r"trainer",
+        r"rollout-as-a-service",
+        r"technical report",
+        r"model card",
+        r"foundation models?",
+        r"open recipe",
+        title_only=True,
+    ),
+    _rule(
+        "analysis-title",
+        "analysis",
+        1.0,
+        r"on the \w+(?: \w+)? of",
+        r"what'?s behind",
+        r"a critical perspective",
+        r"comparative",
+        r"secretly",
+        r"neither",
+        r"limitations",
+        r"effects? of",
+        r"measuring",
+        r"trends",
+        r"revisit\w*",
+        r"empirical",
+        r"analy[sz]\w*",
+        r"investigat\w*",
+        r"the unreasonable effectiveness",
+        r"a study",
+        r"case study",
+        r"exploring",
+        r"towards understanding",
+        title_only=True,
+    ),
+    _rule("survey-title", "survey", 1.5, r"deep dive", r"landscape", r"frontiers?", title_only=True),
+    _rule("dataset-title", "dataset", 1.0, r"datasets?", r"\d+[KM] data", r"\w+ synthesis", title_only=True),
 )
 
 RULES: tuple[Rule, ...] = (
@@ -94,7 +578,7 @@ RULES: tuple[Rule, ...] = (
         r"preference "
         r"optimi[sz]ation",
         r"direct preference",
-        r"(?:learning )?from (?:human|AI) feedback",
+        r"(?:learning )?(?:from|with) (?:human|AI) feedback",
         r"alignment",
         r"verifiable rewards?",
         r"reward hacking",
@@ -180,8 +664,7 @@ RULES: tuple[Rule, ...] = (
         "title-name",
         "positive",
         1.5,
-        _BASELINE_NAMES + r"[A-Z][\w\-+.]*[A-Z][\w\-+.]*(?=:)",
-        _BASELINE_NAMES + r"[A-Z][\w\-]*PO",
+        _BASELINE_NAMES + r"[A-Z][\w\-$^{}]*PO",
         r"[A-Z][\w\-]* (?:Policy|Preference|Reward) Optimi[sz]ation",
         case=True,
         title_only=True,
@@ -432,10 +915,12 @@ RULES: tuple[Rule, ...] = (
         "analysis-question",
         "analysis",
         1.0,
-        r"^(?:does|do|is|are|can|why|when|how|what)",
+        # "When X Happens: a named fix" is a hook before a proposal, not a question the paper studies.
+        r"^(?:does|do(?! not)|is|are|can|why|when|how|what)\b(?![^:]*:)",
         r"\?",
         title_only=True,
     ),
+    *TITLE_RULES,
 )
 
 
@@ -458,6 +943,7 @@ class Screening:
     lm_score: float
     method_score: float  # positives minus (discounted) negatives
     hits: tuple[RuleHit, ...]
+    input: str = "title+abstract"  # or "title": what the decision was made from
 
     def reasons(self) -> str:
         """The decision and every rule that fired, as compact JSON for the Paper node."""
@@ -467,7 +953,11 @@ class Screening:
                 "rl": round(self.rl_score, 2),
                 "lm": round(self.lm_score, 2),
                 "method": round(self.method_score, 2),
-                "thresholds": {"rl_llm": RL_LLM_THRESHOLD, "general": GENERAL_THRESHOLD},
+                "input": self.input,
+                "thresholds": {
+                    "rl_llm": RL_LLM_THRESHOLD,
+                    "general": TITLE_ONLY_GENERAL_THRESHOLD if self.input == "title" else GENERAL_THRESHOLD,
+                },
                 "rules": [[h.rule, h.field, list(h.words), round(h.score, 2)] for h in self.hits],
             },
             separators=(",", ":"),
@@ -476,9 +966,14 @@ class Screening:
 
 def _hits(title: str, abstract: str) -> list[RuleHit]:
     hits = []
+    fields = [
+        (name, text, text.lower(), factor)
+        for name, text, factor in (("title", title, TITLE_WEIGHT), ("abstract", abstract, 1.0))
+        if text
+    ]
     for rule in RULES:
-        for field_name, text, factor in (("title", title, TITLE_WEIGHT), ("abstract", abstract, 1.0)):
-            if field_name not in rule.fields:
+        for field_name, text, lowered, factor in fields:
+            if field_name not in rule.fields or not rule.may_match(lowered):
                 continue
             words = [
                 m.group(0)
@@ -495,43 +990,76 @@ def _hits(title: str, abstract: str) -> list[RuleHit]:
 
 
 def _side(hits: list[RuleHit], side: str) -> float:
+    """A side's score; for rl and lm, minus the vetoes (non-rl, non-lm)."""
     sides = (side, "both") if side in ("rl", "lm") else (side,)
-    return sum(h.score for h in hits if h.side in sides)
+    score = sum(h.score for h in hits if h.side in sides)
+    if side in ("rl", "lm"):
+        score -= sum(h.score for h in hits if h.side == f"non-{side}")
+    return score
 
 
-def _confidence(margin: float) -> float:
-    """0.5 at the threshold, approaching 1 as the margin grows in either direction."""
-    return round(0.5 + 0.5 * math.tanh(abs(margin) / 2.0), 3)
+# What the name before a title's colon is (title_cues.title_name_kind) -> (rule, side, weight).
+_NAME_KIND_RULES = {
+    "method": ("title-name", "positive", 1.5),
+    "model": ("title-name-model", "model", 1.5),
+    "benchmark": ("title-name-benchmark", "benchmark", 1.5),
+}
+
+
+def _name_hit(title: str) -> RuleHit | None:
+    named = title_name_kind(title)
+    if named is None or named[0] not in _NAME_KIND_RULES:
+        return None
+    rule, side, weight = _NAME_KIND_RULES[named[0]]
+    if rule == "title-name" and re.fullmatch(r"(?:PPO|DPO|GRPO|TRPO|RLOO|KTO|IPO)", named[1]):
+        return None
+    return RuleHit(rule, side, "title", (named[1],), weight * TITLE_WEIGHT)
+
+
+def _confidence(margin: float, scale: float = 1.0) -> float:
+    """0.5 at the threshold, approaching 0.5 + scale/2 as the margin grows in either direction."""
+    return round(0.5 + 0.5 * scale * math.tanh(abs(margin) / 2.0), 3)
 
 
 def screen_paper(title: str, abstract: str = "") -> Screening:
     """Decide (a) RL training of language models and (b) a general RL training method, with reasons."""
+    title_only = not (abstract or "").strip()
     hits = _hits(title or "", abstract or "")
+    named = _name_hit(title or "")
+    # The same name can already count as a "-PO" name; it counts once.
+    if named and not any(h.rule == named.rule and named.words[0].lower() in h.words for h in hits):
+        hits.append(named)
     rl, lm = _side(hits, "rl"), _side(hits, "lm")
     is_rl_llm = rl >= RL_LLM_THRESHOLD and lm >= RL_LLM_THRESHOLD
     positive = _side(hits, "positive")
-    proposes = any(h.rule in ("proposes", "title-name") for h in hits)
+    # A title alone proposes when it names a method or a method object; with an abstract, it must say so.
+    proposing_rules = ("proposes", "title-name", "method-title") if title_only else ("proposes", "title-name")
+    proposes = any(h.rule in proposing_rules or (title_only and h.rule.startswith("method-")) for h in hits)
     method_objects = {h.rule for h in hits if h.rule.startswith("method-") and h.rule != "method-algorithm"}
     negatives = {kind: _side(hits, kind) for kind in NOT_GENERAL_KINDS}
     discount = NEGATIVE_DISCOUNT_WITH_METHOD if proposes and len(method_objects) >= 2 else 1.0
     method_score = positive - discount * sum(negatives.values())
     if not proposes:
         method_score = min(method_score, GENERAL_THRESHOLD - 0.5)  # no proposal, no method
-    general = is_rl_llm and method_score >= GENERAL_THRESHOLD
+        if title_only:
+            method_score = min(method_score, TITLE_ONLY_GENERAL_THRESHOLD - 0.5)
+    threshold = TITLE_ONLY_GENERAL_THRESHOLD if title_only else GENERAL_THRESHOLD
+    general = is_rl_llm and method_score >= threshold
     if not is_rl_llm:
         kind = "not-rl-llm"
         margin = min(rl, lm) - RL_LLM_THRESHOLD
     else:
         strongest = max(negatives, key=lambda k: negatives[k])
         kind = "general-method" if general else (strongest if negatives[strongest] > 0 else "other-rl-llm")
-        margin = method_score - GENERAL_THRESHOLD
+        margin = method_score - threshold
     return Screening(
         is_rl_llm=is_rl_llm,
         is_general_method=general,
         kind=kind,
-        confidence=_confidence(margin),
+        confidence=_confidence(margin, TITLE_ONLY_CONFIDENCE_SCALE if title_only else 1.0),
         rl_score=rl,
         lm_score=lm,
         method_score=method_score,
         hits=tuple(hits),
+        input="title" if title_only else "title+abstract",
     )

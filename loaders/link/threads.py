@@ -25,6 +25,11 @@ _PLACE_WEIGHT = {"title": 1.0, "body": 1.0, "comment": 0.85}
 _ARXIV_CONFIDENCE = {"arxiv-url": 0.95, "arxiv-label": 0.9, "bare-id": 0.6}
 _FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff5e"
+# Between a CJK character and Latin text there is no \b (both are \w); a space puts one there.
+_CJK_EDGE = re.compile(rf"(?<=[{_CJK}])(?=[^\s{_CJK}])|(?<=[^\s{_CJK}])(?=[{_CJK}])")
+# A conventional-commit scope ("feat(ppo): add CISPO") says where a change goes, not what it names.
+_COMMIT_SCOPE = re.compile(r"^(\s*\w+)\(([^)\n]{1,40})\)(!?:)")
 
 
 @dataclass(frozen=True)
@@ -98,6 +103,15 @@ def prose(text: str) -> str:
     return _CODE_SPAN.sub(blank, _FENCE.sub(blank, text))
 
 
+def tokenised(text: str) -> str:
+    """The text with a space between CJK and Latin runs, so `kl变为Nan` and `ppo训练` have word boundaries."""
+    return _CJK_EDGE.sub(" ", text)
+
+
+def _without_scope(title: str) -> str:
+    return _COMMIT_SCOPE.sub(lambda m: m.group(1) + "(" + " " * len(m.group(2)) + ")" + m.group(3), title)
+
+
 def _better(new: Evidence, old: Evidence | None) -> bool:
     return old is None or new.confidence > old.confidence
 
@@ -122,6 +136,7 @@ def named_methods(thread: Thread, matcher: MethodMatcher) -> dict[str, Evidence]
     """Method slug -> evidence of the strongest naming in the thread."""
     best: dict[str, Evidence] = {}
     for place, location, text in thread.texts():
+        text = tokenised(_without_scope(text) if place == "title" else text)
         kept = prose(text)
         for m in matcher.find(text):
             in_code = kept[m.start : m.start + len(m.text)].strip() != m.text

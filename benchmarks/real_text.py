@@ -1,0 +1,58 @@
+"""Real-text evaluation sets: where they live, how they are split, how they are scored.
+
+The titles live in a sibling data folder (`../shared/data/` from the repository
+root); the repository keeps only ids and our own labels. Every set is split
+deterministically by a hash of its id: one fifth is held out from all rule
+design and reported separately.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared" / "data"
+PAPER_LABELS = REPO / "tests" / "data" / "papers_labelled.jsonl"
+SPLIT_FILE = REPO / "tests" / "data" / "real_text_split.json"
+HELD_OUT_BUCKET = 0  # sha256(id) mod 5 == 0 is held out
+
+
+def thread_id(row: dict) -> str:
+    return f"{row['repo']}#{row['number']}"
+
+
+def part(item_id: str) -> str:
+    """'heldout' for one fifth of ids, 'dev' for the rest; stable across runs and machines."""
+    bucket = int(hashlib.sha256(item_id.encode()).hexdigest(), 16) % 5
+    return "heldout" if bucket == HELD_OUT_BUCKET else "dev"
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def available() -> bool:
+    return (SHARED / "threads_dev.jsonl").exists() and (SHARED / "papers.jsonl").exists()
+
+
+def threads() -> list[dict]:
+    return read_jsonl(SHARED / "threads_dev.jsonl")
+
+
+def labelled_papers() -> list[dict]:
+    """Our labels joined with the titles from the shared folder."""
+    titles = {p["arxiv_id"]: p["title"] for p in read_jsonl(SHARED / "papers.jsonl")}
+    return [{**row, "title": titles[row["arxiv_id"]]} for row in read_jsonl(PAPER_LABELS)]
+
+
+def precision_recall(pairs: Iterable[tuple[bool, bool]]) -> tuple[float, float, int, int, int]:
+    """(predicted, true) pairs -> precision, recall, tp, fp, fn."""
+    tp = fp = fn = 0
+    for predicted, true in pairs:
+        tp += predicted and true
+        fp += predicted and not true
+        fn += true and not predicted
+    return tp / ((tp + fp) or 1), tp / ((tp + fn) or 1), tp, fp, fn
