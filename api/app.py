@@ -23,6 +23,7 @@ from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 from fastapi import Body, Depends, FastAPI, Query, Request, Security
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import APIKeyHeader
@@ -170,11 +171,12 @@ class LoadJobs:
 # -- dependencies ------------------------------------------------------------------
 
 
-def _holder(request: Request) -> StoreHolder:
+# Async so that resolving them costs no trip through the worker threads.
+async def _holder(request: Request) -> StoreHolder:
     return request.app.state.holder
 
 
-def _settings(request: Request) -> ApiSettings:
+async def _settings(request: Request) -> ApiSettings:
     return request.app.state.settings
 
 
@@ -427,8 +429,12 @@ def _add_routes(app: FastAPI) -> None:
     post = _route(app, "POST")
 
     @get("/health", Health, "health", "service")
-    def health(holder: HolderDep) -> Health:
-        store = holder.store()
+    async def health(holder: HolderDep) -> Health:
+        """Whether the API is up and its store is there; it runs no query, so it answers while queries run."""
+        # On the event loop once the store is open: no worker thread, no connection, no lock.
+        store = holder._store or await run_in_threadpool(holder.store)
+        if not store.is_available():
+            raise ApiError(503, "store_unavailable", f"no store at {store.location}")
         return Health(status="ok", backend=store.backend, store=store.location)
 
     @get("/queries", Page[QuerySummary], "list_queries", "stored queries")
