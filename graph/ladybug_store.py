@@ -8,6 +8,7 @@ bulk copy does not, and checking which keys exist first keeps it idempotent.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
 import os
@@ -416,7 +417,7 @@ class ReadPool:
     def __init__(self, path: Path, size: int, refresh_interval: float | None = None):
         self._path = path
         self._refresh_interval = refresh_interval
-        self._slots = threading.BoundedSemaphore(size)
+        self._slots = _FairSlots(size)
         self._lock = threading.Lock()  # held only to lend and take back, never during a query
         self._current: _Snapshot | None = None
         self._checked = 0.0  # when the files were last compared with the current snapshot's
@@ -472,6 +473,36 @@ class ReadPool:
             return False
         self._checked = now
         return _files_signature(self._path) != snapshot.signature
+
+
+class _FairSlots:
+    """A counting semaphore that serves waiters in arrival order.
+
+    A freed slot is handed to the longest waiter, never taken back by the thread that freed it:
+    with `threading.Semaphore` a thread leaving a query often re-entered first, and under 16
+    clients some requests waited seconds while others went round many times.
+    """
+
+    def __init__(self, size: int):
+        self._free = size
+        self._waiters: collections.deque[threading.Event] = collections.deque()
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._free and not self._waiters:
+                self._free -= 1
+                return
+            turn = threading.Event()
+            self._waiters.append(turn)
+        turn.wait()  # set once a slot was handed over: it is ours already
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            if self._waiters:
+                self._waiters.popleft().set()
+            else:
+                self._free += 1
 
 
 class _Snapshot:
