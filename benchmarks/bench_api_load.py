@@ -229,19 +229,24 @@ class Http:
         return self.request("GET", path + ("?" + urllib.parse.urlencode(params) if params else ""))
 
     def request(self, method: str, path: str, body: dict | None = None) -> int:
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._local.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         payload = json.dumps(body).encode() if body is not None else None
         headers = {"Content-Type": "application/json"} if body is not None else {}
-        try:
-            conn.request(method, path, payload, headers)
-            response = conn.getresponse()
-            response.read()
-        except (OSError, http.client.HTTPException):
-            self._local.conn = None
-            raise
-        return response.status
+        for attempt in range(2):
+            conn = getattr(self._local, "conn", None)
+            reused = conn is not None
+            if conn is None:
+                conn = self._local.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            try:
+                conn.request(method, path, payload, headers)
+                response = conn.getresponse()
+                response.read()
+                return response.status
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                self._local.conn = None
+                if not reused or attempt:  # a kept-alive connection the server closed is retried once
+                    raise
+        raise AssertionError("unreachable")
 
 
 def _free_port() -> int:
