@@ -417,6 +417,9 @@ class ReadPool:
     def __init__(self, path: Path, size: int, refresh_interval: float | None = None):
         self._path = path
         self._refresh_interval = refresh_interval
+        # The connections share the cores rather than each taking all of them: one heavy query
+        # then leaves room for the others and for the server answering requests.
+        self._threads = max(1, _cores() // size)
         self._slots = _FairSlots(size)
         self._lock = threading.Lock()  # held only to lend and take back, never during a query
         self._current: _Snapshot | None = None
@@ -454,7 +457,7 @@ class ReadPool:
                 self._current = _Snapshot(_open_database(self._path, read_only=True), signature)
                 self._checked = time.monotonic()
             snapshot = self._current
-            conn = snapshot.lend()
+            conn = snapshot.lend(self._threads)
         if stale is not None:
             stale.close()
         return snapshot, conn
@@ -519,8 +522,8 @@ class _Snapshot:
         self._lent = 0
         self._retired = False
 
-    def lend(self) -> ladybug.Connection:
-        conn = self._idle.pop() if self._idle else ladybug.Connection(self.db)
+    def lend(self, threads: int) -> ladybug.Connection:
+        conn = self._idle.pop() if self._idle else ladybug.Connection(self.db, num_threads=threads)
         self._lent += 1
         return conn
 
@@ -568,8 +571,11 @@ def _files_signature(path: Path) -> tuple:
 
 def _default_readers() -> int:
     """One connection per core, and at least two, so one slow query never holds every reader."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(2, cores)
+    return max(2, _cores())
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def _key_only(props: pa.Table, count: int) -> pa.Array:
