@@ -61,7 +61,7 @@ class LadybugStore(Store):
 
     A read-only store serves reads from a pool of connections on one read-only
     database (`ReadPool`), so queries run side by side, up to `readers` at once
-    (default: one per core). It sees the data as of its opening. Another process
+    (default: one per core, at least two). It sees the data as of its opening. Another process
     (a loader) may write the directory meanwhile, so with `refresh_interval` set
     it checks the files' sizes and times at most that often and swaps to a newly
     opened database when they changed; the old one is closed when its last
