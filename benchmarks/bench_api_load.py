@@ -1,36 +1,40 @@
-"""Load test of the HTTP API on a generated graph of at least 1M relationships, on Ladybug and Neo4j.
+"""Concurrent reads: the HTTP API and the store under 16 clients, on the shipped and a 1M-relationship graph.
 
-The API runs in its own process (uvicorn on loopback); this process is the
-client: a few concurrent workers send GET requests to three typical stored
-queries, bounded both in count and in time. It prints requests/s and p50/p95
-latency per query, and the ratio of the API's p50 to the baseline: the same
-stored query run directly through `Store.read` in this process, one at a
-time, measured in the same run (so the latency ratio includes HTTP, JSON and
-queueing behind the concurrent requests; the throughput ratio compares the
-API's requests/s with the direct single-threaded queries/s).
+Two graphs: the shipped one (`uptake build` into a temporary directory) and a generated one
+shaped like Uptake's with over a million relationships (cached under .cache/bench-api/, reused
+while its counts match). For each, measured in the same run:
 
-    python benchmarks/bench_api_load.py                        # Ladybug only
-    python benchmarks/bench_api_load.py --neo4j bolt://127.0.0.1:7687   # and Neo4j ($NEO4J_PASSWORD)
+* stored-query throughput with 16 concurrent clients against a single client's (the baseline),
+  both directly through `run_query` in this process and through the API (uvicorn on loopback,
+  in its own process, read-only store);
+* p50 latency of the anchored stored queries, directly and through the API;
+* `/health` latency while a deliberately slow ad-hoc read (~10 s, cancelled by the server's
+  timeout) runs, against `/health` on an idle server.
 
-The generated graph is cached under .cache/bench-api/ and reused when its
-counts match (delete it to regenerate).
+Every loop is bounded in requests and seconds; the run stops by itself.
+
+    python benchmarks/bench_api_load.py                                  # Ladybug
+    python benchmarks/bench_api_load.py --neo4j bolt://127.0.0.1:7687    # and the generated graph on Neo4j
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
+import json
 import os
 import random
 import socket
-import statistics
 import subprocess
 import sys
+import tempfile
+import threading
 import time
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+import urllib.parse
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 from uptake.graph.records import Edge, Node
 from uptake.graph.store import Store, open_store
 from uptake.queries.run import run_query
@@ -39,7 +43,14 @@ REPO = Path(__file__).resolve().parent.parent
 CACHE = REPO / ".cache" / "bench-api"
 FRAMEWORKS = [f"fw{i}" for i in range(8)]
 SIZES = {"methods": 2_000, "papers": 20_000, "commits": 400_000, "issues": 100_000, "releases": 2_000}
-QUERIES = ("adoption-timeline", "paper-proposal-implementation", "resource-paper-graph")
+# Anchored on one method or paper: the queries that must stay fast.
+ANCHORED = ("method-lineage", "paper-proposal-implementation", "resource-paper-graph")
+# Aggregates every implementing commit of a method: the heavy one.
+HEAVY = ("adoption-timeline",)
+SLUG_QUERIES = {"method-lineage", "adoption-timeline"}
+# Billions of commit triples compared as they stream by: runs until the server's timeout.
+SLOW = "MATCH (a:Commit), (b:Commit), (c:Commit) WHERE a.sha <> b.sha OR b.sha <> c.sha RETURN count(*) AS n"
+SLOW_SECONDS = 10.0
 
 
 # -- the generated graph ---------------------------------------------------------------
@@ -113,15 +124,129 @@ def ensure_graph(store: Store) -> dict[str, int]:
     return store.counts()
 
 
-# -- requests -----------------------------------------------------------------------
+# -- the graphs -----------------------------------------------------------------------
 
 
-def request_params(name: str, i: int) -> dict[str, str]:
-    """Rotate through anchors so the run is not one cached request repeated."""
-    popular = [f"m{k}" for k in (0, 1, 2, 3, 5, 8, 13, 21, 34, 55)]
-    if name == "adoption-timeline":
-        return {"slug": popular[i % len(popular)]}
-    return {"arxiv_id": f"2400.{(i * 37) % 2000:05d}"}
+def shipped_graph(folder: Path) -> str:
+    """The graph `uptake build` makes from what ships with Uptake."""
+    target = str(folder / "shipped.lbug")
+    command = [sys.executable, "-c", "from uptake.api.cli import main; main()", "build", "--store", target]
+    subprocess.run(command, check=True, capture_output=True, text=True)
+    return target
+
+
+def generated_graph(target: str) -> str:
+    writer = open_store(target)
+    writer.init()
+    ensure_graph(writer)
+    writer.close()
+    return target
+
+
+def anchors(store: Store) -> dict[str, list[str]]:
+    """Methods and proposing papers of this graph, so requests rotate over real anchors."""
+    slugs = store.read("MATCH (m:Method) RETURN m.slug AS k ORDER BY k LIMIT 20")
+    papers = store.read(
+        "MATCH (p:Paper)-[:PROPOSES]->(:Method) RETURN DISTINCT p.arxiv_id AS k ORDER BY k LIMIT 50"
+    )
+    return {"slug": [r["k"] for r in slugs], "arxiv_id": [r["k"] for r in papers]}
+
+
+def request_params(name: str, i: int, anchor: dict[str, list[str]]) -> dict[str, str]:
+    kind = "slug" if name in SLUG_QUERIES else "arxiv_id"
+    values = anchor[kind]
+    return {kind: values[(i * 7) % len(values)]}
+
+
+# -- measuring ----------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    requests: int
+    errors: int
+    rps: float
+    p50_ms: float
+    p99_ms: float
+    max_ms: float
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))] if ordered else float("nan")
+
+
+def run_clients(call: Callable[[int], bool], clients: int, requests: int, seconds: float) -> Stats:
+    """`clients` threads call `call(i)` until `requests` were sent or `seconds` passed."""
+    latencies: list[float] = []
+    errors = 0
+    counter = iter(range(requests))
+    lock = threading.Lock()
+    deadline = time.monotonic() + seconds
+
+    def client() -> None:
+        nonlocal errors
+        while time.monotonic() < deadline:
+            with lock:
+                i = next(counter, None)
+            if i is None:
+                return
+            started = time.perf_counter()
+            try:
+                ok = call(i)
+            except Exception:
+                ok = False
+            elapsed = time.perf_counter() - started
+            with lock:
+                latencies.append(elapsed)
+                errors += not ok
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - started
+    return Stats(
+        len(latencies),
+        errors,
+        len(latencies) / wall,
+        percentile(latencies, 0.5) * 1000,
+        percentile(latencies, 0.99) * 1000,
+        max(latencies, default=float("nan")) * 1000,
+    )
+
+
+class Http:
+    """One keep-alive loopback connection per thread: a light client, so the server gets the cores."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self._local = threading.local()
+
+    def get(self, path: str, params: dict[str, str] | None = None) -> int:
+        return self.request("GET", path + ("?" + urllib.parse.urlencode(params) if params else ""))
+
+    def request(self, method: str, path: str, body: dict | None = None) -> int:
+        payload = json.dumps(body).encode() if body is not None else None
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        for attempt in range(2):
+            conn = getattr(self._local, "conn", None)
+            reused = conn is not None
+            if conn is None:
+                conn = self._local.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            try:
+                conn.request(method, path, payload, headers)
+                response = conn.getresponse()
+                response.read()
+                return response.status
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                self._local.conn = None
+                if not reused or attempt:  # a kept-alive connection the server closed is retried once
+                    raise
+        raise AssertionError("unreachable")
 
 
 def _free_port() -> int:
@@ -139,86 +264,96 @@ def start_server(target: str, port: int) -> subprocess.Popen:
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=30).status_code == 200:
+            if Http(port).get("/health") == 200:
                 return server
-        except httpx.HTTPError:
+        except OSError:
             time.sleep(0.3)
     server.kill()
     raise SystemExit("the API server did not answer within 120 s")
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+# -- the run --------------------------------------------------------------------------------
 
 
-def load_test(port: int, name: str, requests: int, seconds: float, workers: int) -> dict[str, float]:
-    latencies: list[float] = []
+def print_row(*cells: object) -> None:
+    print("| " + " | ".join(str(c) for c in cells) + " |", flush=True)
+
+
+def throughput(label: str, name: str, call: Callable[[int], bool], args: argparse.Namespace) -> Stats:
+    """One client (the baseline), then `args.clients`; one table row each, the ratio on the second."""
+    for i in range(3):  # warm-up, not counted
+        call(i)
+    single = run_clients(call, 1, args.requests, args.seconds)
+    many = run_clients(call, args.clients, args.requests, args.seconds)
+    for clients, stats in ((1, single), (args.clients, many)):
+        ratio = f"{stats.rps / single.rps:.2f}x" if clients > 1 else "1.00x"
+        print_row(
+            label, name, clients, stats.requests, stats.errors, f"{stats.rps:.1f}",
+            f"{stats.p50_ms:.1f}", f"{stats.p99_ms:.1f}", ratio,
+        )  # fmt: skip
+    return single
+
+
+def health_under_slow_query(port: int, args: argparse.Namespace) -> None:
+    http = Http(port)
+    idle = run_clients(lambda i: http.get("/health") == 200, 1, 200, 5)
+    outcome: list[object] = []
+
+    def slow() -> None:
+        started = time.perf_counter()
+        status = Http(port).request("POST", "/cypher", {"statement": SLOW, "timeout": SLOW_SECONDS})
+        outcome.append((status, time.perf_counter() - started))
+
+    thread = threading.Thread(target=slow)
+    thread.start()
+    time.sleep(0.5)  # let it reach the engine
+    probes: list[float] = []
     errors = 0
-    deadline = time.monotonic() + seconds
-
-    def one(i: int, client: httpx.Client) -> tuple[float, bool]:
-        if time.monotonic() > deadline:
-            return -1.0, True
+    while thread.is_alive() and len(probes) < 2000:
         started = time.perf_counter()
-        response = client.get(f"/queries/{name}/rows", params={**request_params(name, i), "limit": 100})
-        return time.perf_counter() - started, response.status_code == 200
-
-    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
-        for i in range(workers):  # warm-up, not counted
-            client.get(f"/queries/{name}/rows", params=request_params(name, i))
-        started = time.perf_counter()
-        with ThreadPoolExecutor(workers) as pool:
-            for latency, ok in pool.map(lambda i: one(i, client), range(requests)):
-                if latency < 0:
-                    continue
-                latencies.append(latency)
-                errors += not ok
-        wall = time.perf_counter() - started
-    return {
-        "requests": len(latencies),
-        "errors": errors,
-        "rps": len(latencies) / wall,
-        "p50_ms": percentile(latencies, 0.5) * 1000,
-        "p95_ms": percentile(latencies, 0.95) * 1000,
-    }
+        errors += http.get("/health") != 200
+        probes.append(time.perf_counter() - started)
+        time.sleep(0.01)
+    thread.join()
+    status, seconds = outcome[0]
+    print(
+        f"  /health idle: {idle.requests} probes, p50 {idle.p50_ms:.1f} ms, p99 {idle.p99_ms:.1f} ms; "
+        f"during a {seconds:.1f} s slow query (answered {status}): {len(probes)} probes, {errors} errors, "
+        f"p50 {percentile(probes, 0.5) * 1000:.1f} ms, p99 {percentile(probes, 0.99) * 1000:.1f} ms "
+        f"({percentile(probes, 0.99) * 1000 / idle.p99_ms:.2f}x idle), max {max(probes) * 1000:.1f} ms",
+        flush=True,
+    )
 
 
-def direct_baseline(store: Store, name: str, n: int = 30) -> float:
-    """p50 ms of the same stored query run in this process: the engine's own cost, without HTTP."""
-    times = []
-    for i in range(n):
-        started = time.perf_counter()
-        run_query(store, name, request_params(name, i), limit=1000)
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1000
-
-
-def bench(target: str, args: argparse.Namespace) -> None:
-    writer = open_store(target)
-    writer.init()
-    counts = ensure_graph(writer)
+def bench(graph: str, target: str, args: argparse.Namespace) -> None:
+    store = open_store(target, read_only=True)
+    counts = store.counts()
     relationships = sum(v for k, v in counts.items() if k.isupper())
     nodes = sum(v for k, v in counts.items() if not k.isupper())
-    baselines = {name: direct_baseline(writer, name) for name in QUERIES}
-    writer.close()  # the API opens its own handle
-    print(f"\n{writer.backend}: {nodes:,} nodes, {relationships:,} relationships")
+    anchor = anchors(store)
+    print(f"\n{graph} graph on {store.backend}: {nodes:,} nodes, {relationships:,} relationships")
+    print_row("path", "query", "clients", "requests", "errors", "req/s", "p50 ms", "p99 ms", "x 1 client")
+    print_row(*["---"] * 9)
+    for name in ANCHORED + HEAVY:
+
+        def direct(i: int, name: str = name) -> bool:
+            run_query(store, name, request_params(name, i, anchor), limit=100)
+            return True
+
+        throughput("direct", name, direct, args)
+    store.close()  # the API opens its own
     port = _free_port()
     server = start_server(target, port)
     try:
-        print(
-            "| backend | query | requests | errors | req/s | p50 ms | p95 ms "
-            "| direct p50 ms | API p50 / direct | API req/s / direct q/s |"
-        )
-        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-        for name in QUERIES:
-            r = load_test(port, name, args.requests, args.seconds, args.workers)
-            print(
-                f"| {writer.backend} | {name} | {r['requests']} | {r['errors']} | {r['rps']:.1f} | "
-                f"{r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {baselines[name]:.1f} | "
-                f"{r['p50_ms'] / baselines[name]:.2f}x | {r['rps'] * baselines[name] / 1000:.2f}x |",
-                flush=True,
-            )
+        http = Http(port)
+        for name in ANCHORED + HEAVY:
+
+            def over_http(i: int, name: str = name) -> bool:
+                params = {**request_params(name, i, anchor), "limit": "100"}
+                return http.get(f"/queries/{name}/rows", params) == 200
+
+            throughput("HTTP", name, over_http, args)
+        health_under_slow_query(port, args)
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -230,16 +365,22 @@ def main() -> None:
         "--ladybug", default=str(CACHE / "graph.lbug"), help="Ladybug store to generate/reuse"
     )
     parser.add_argument("--neo4j", default=None, help="bolt:// URI of a Neo4j to fill (it is emptied first)")
-    parser.add_argument("--requests", type=int, default=400, help="requests per query at most")
-    parser.add_argument("--seconds", type=float, default=30.0, help="seconds per query at most")
-    parser.add_argument("--workers", type=int, default=4, help="concurrent client connections")
-    parser.add_argument("--skip-ladybug", action="store_true")
+    parser.add_argument("--clients", type=int, default=16, help="concurrent clients")
+    parser.add_argument("--requests", type=int, default=1000, help="requests per measurement at most")
+    parser.add_argument("--seconds", type=float, default=8.0, help="seconds per measurement at most")
+    parser.add_argument("--skip-shipped", action="store_true")
+    parser.add_argument("--skip-generated", action="store_true")
     args = parser.parse_args()
     CACHE.mkdir(parents=True, exist_ok=True)
-    if not args.skip_ladybug:
-        bench(args.ladybug, args)
-    if args.neo4j:
-        bench(args.neo4j, args)
+    print(f"load average before the run: {os.getloadavg()[0]:.2f}; {os.cpu_count()} cores", flush=True)
+    if not args.skip_shipped:
+        with tempfile.TemporaryDirectory() as folder:
+            bench("shipped", shipped_graph(Path(folder)), args)
+    if not args.skip_generated:
+        bench("generated", generated_graph(args.ladybug), args)
+        if args.neo4j:
+            bench("generated", generated_graph(args.neo4j), args)
+    print(f"load average after the run: {os.getloadavg()[0]:.2f}", flush=True)
 
 
 if __name__ == "__main__":

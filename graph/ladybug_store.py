@@ -8,11 +8,13 @@ bulk copy does not, and checking which keys exist first keeps it idempotent.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
 import os
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -66,25 +68,34 @@ def ladybug_ddl() -> list[str]:
 class LadybugStore(Store):
     """A Ladybug directory, opened for writing or read-only.
 
-    A read-only handle sees the data as of its opening. Another process (a
-    loader) may write the directory meanwhile, so with `refresh_interval` set a
-    read-only store checks the files' sizes and times at most that often and
-    reopens itself when they changed. Calls are serialised on one connection,
-    and a reopen never closes a handle in the middle of a query.
+    A read-only store serves reads from a pool of connections on one read-only
+    database (`ReadPool`), so queries run side by side, up to `readers` at once
+    (default: one per core, at least two). It sees the data as of its opening. Another process
+    (a loader) may write the directory meanwhile, so with `refresh_interval` set
+    it checks the files' sizes and times at most that often and swaps to a newly
+    opened database when they changed; the old one is closed when its last
+    running query returns. A writable store runs its calls one at a time.
     """
 
     backend = "ladybug"
     # Bulk COPY pays off with large batches (50k records measured 1.7x slower than 200k).
     batch_size = 200_000
 
-    def __init__(self, path: str | Path, *, read_only: bool = False, refresh_interval: float | None = None):
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        read_only: bool = False,
+        refresh_interval: float | None = None,
+        readers: int | None = None,
+    ):
         self.location = str(path)
         self._path = Path(path)
         self._read_only = read_only
-        self._refresh_interval = refresh_interval if read_only else None
-        self._signature: tuple | None = None  # the files as of the read-only handle's opening
-        self._checked = 0.0  # when the files were last compared with `_signature`
-        self._lock = threading.RLock()  # one query at a time on one connection
+        self._readers = None
+        if read_only:
+            self._readers = ReadPool(self._path, readers or _default_readers(), refresh_interval)
+        self._lock = threading.RLock()  # a writable store: one call at a time on its connection
         self._db: ladybug.Database | None = None
         self._conn: ladybug.Connection | None = None
         self._ro_conn: ladybug.Connection | None = None  # refreshed after each write
@@ -96,57 +107,25 @@ class LadybugStore(Store):
     # -- connections -------------------------------------------------------
 
     def _connection(self) -> ladybug.Connection:
-        if self._conn is not None and self._files_changed():
-            self._close_main()
+        """The writable store's one connection."""
         if self._conn is None:
-            if self._read_only and not self._path.exists():
-                raise StoreError(f"no Uptake store at {self.location}: run `uptake build` first")
-            if self._refresh_interval is not None:
-                self._signature, self._checked = self._files_signature(), time.monotonic()
-            try:
-                self._db = ladybug.Database(
-                    str(self._path),
-                    read_only=self._read_only,
-                    buffer_pool_size=buffer_pool_bytes(),
-                    # Checkpointing after each large commit rewrites growing tables again and
-                    # again (a 1.27M-record load took 10.1 s instead of 7.2 s); commits stay
-                    # durable in the write-ahead log and `flush` checkpoints once per load.
-                    auto_checkpoint=False,
-                    **address_space_options(),
-                )
-            except RuntimeError as exc:
-                raise StoreError(f"cannot open Ladybug store {self.location}: {exc}") from exc
+            self._db = _open_database(
+                self._path,
+                read_only=False,
+                # Checkpointing after each large commit rewrites growing tables again and
+                # again (a 1.27M-record load took 10.1 s instead of 7.2 s); commits stay
+                # durable in the write-ahead log and `flush` checkpoints once per load.
+                auto_checkpoint=False,
+            )
             self._conn = ladybug.Connection(self._db)
         return self._conn
 
-    def _files_changed(self) -> bool:
-        """Whether another process wrote the files since the read-only handle opened."""
-        if self._refresh_interval is None:
-            return False
-        now = time.monotonic()
-        if now - self._checked < self._refresh_interval:
-            return False
-        self._checked = now
-        return self._files_signature() != self._signature
-
-    def _files_signature(self) -> tuple:
-        path = self._path
-        files = sorted(path.iterdir()) if path.is_dir() else [path, path.with_name(path.name + ".wal")]
-        return tuple((f.name, s.st_mtime_ns, s.st_size) for f in files if (s := _stat(f)) is not None)
-
     def _read_only_connection(self) -> ladybug.Connection:
-        """A connection the database itself refuses writes on."""
-        if self._read_only:
-            return self._connection()
+        """A writable store's connection the database itself refuses writes on."""
         self._connection()  # the store must exist and be open for writing
         self.flush()  # a read-only handle sees checkpointed data only
         if self._ro_conn is None:
-            self._ro_db = ladybug.Database(
-                str(self._path),
-                read_only=True,
-                buffer_pool_size=buffer_pool_bytes(),
-                **address_space_options(),
-            )
+            self._ro_db = _open_database(self._path, read_only=True)
             self._ro_conn = ladybug.Connection(self._ro_db)
         return self._ro_conn
 
@@ -163,10 +142,17 @@ class LadybugStore(Store):
             self._drop_read_only()
 
     def close(self) -> None:
+        """Close the handles; a read-only store's database closes when its running queries return."""
+        if self._readers is not None:
+            self._readers.close()
+            return
         with self._lock:
             self.flush()
             self._drop_read_only()
             self._close_main()
+
+    def is_available(self) -> bool:
+        return self._path.exists()
 
     def _close_main(self) -> None:
         if self._conn is not None:
@@ -177,6 +163,7 @@ class LadybugStore(Store):
     # -- schema ------------------------------------------------------------
 
     def init(self) -> None:
+        self._refuse_if_read_only()
         conn = self._connection()
         for statement in ladybug_ddl():
             conn.execute(statement)
@@ -190,16 +177,14 @@ class LadybugStore(Store):
         self._dirty = True
 
     def schema_version(self) -> int | None:
+        if self._readers is not None:
+            with self._readers.connection() as conn:
+                return _schema_version(conn)
         with self._lock:
-            conn = self._connection()
-            tables = {row[0] for row in conn.execute("CALL show_tables() RETURN name").get_all()}
-            if META_LABEL not in tables:
-                return None
-            query = f"MATCH (m:{META_LABEL} {{key: 'schema'}}) RETURN m.schema_version"
-            rows = conn.execute(query).get_all()
-            return rows[0][0] if rows else None
+            return _schema_version(self._connection())
 
     def reset(self) -> None:
+        self._refuse_if_read_only()
         conn = self._connection()
         tables = conn.execute("CALL show_tables() RETURN name, type").get_all()
         for name, _kind in sorted(tables, key=lambda t: t[1] != "REL"):  # relationships first
@@ -210,16 +195,22 @@ class LadybugStore(Store):
     # -- reading -----------------------------------------------------------
 
     def read(self, cypher, params=None, *, timeout=None, limit=None):
+        if self._readers is not None:
+            with self._readers.connection() as conn:
+                return self._run(conn, cypher, params, timeout, limit)
         with self._lock:
             return self._run(self._read_only_connection(), cypher, params, timeout, limit)
 
     def execute(self, cypher, params=None):
+        self._refuse_if_read_only()
         with self._lock:
-            if self._read_only:
-                raise ReadOnlyError(f"{self.location} was opened read-only")
             rows = self._run(self._connection(), cypher, params)
             self._dirty = True  # it may have written
             return rows
+
+    def _refuse_if_read_only(self) -> None:
+        if self._read_only:
+            raise ReadOnlyError(f"{self.location} was opened read-only")
 
     def _run(self, conn, cypher, params, timeout=None, limit=None) -> list[dict[str, Any]]:
         conn.set_query_timeout(int(timeout * 1000) if timeout else 0)
@@ -257,8 +248,7 @@ class LadybugStore(Store):
         return batch
 
     def _write_batch(self, batch: PreparedBatch) -> WriteStats:
-        if self._read_only:
-            raise ReadOnlyError(f"{self.location} was opened read-only")
+        self._refuse_if_read_only()
         self._connection()
         # A connection per batch: Ladybug's statement cache keys on each bound table's shape
         # and keeps the table alive, so one long-lived connection would hold every batch.
@@ -420,6 +410,182 @@ class LadybugStore(Store):
             result = conn.execute(query, {"rows": found})
             changed = result.get_all()[0][0]
         return positions.filter(pc.invert(pc.is_in(positions, value_set=stored))), changed
+
+
+class ReadPool:
+    """Connections on one read-only database, lent to at most `size` queries at a time.
+
+    Ladybug runs queries on different connections of one database side by side (each call
+    releases the interpreter lock), so `size` queries proceed together and the rest wait for a
+    connection. With `refresh_interval` set, a borrow at most that often compares the files with
+    those the database was opened on; when another process changed them, the next borrows get a
+    newly opened database, and the old one is closed once its last borrowed connection returns,
+    never under a running query.
+    """
+
+    def __init__(self, path: Path, size: int, refresh_interval: float | None = None):
+        self._path = path
+        self._refresh_interval = refresh_interval
+        # The connections share the cores rather than each taking all of them: one heavy query
+        # then leaves room for the others and for the server answering requests.
+        self._threads = max(1, _cores() // size)
+        self._slots = _FairSlots(size)
+        self._lock = threading.Lock()  # held only to lend and take back, never during a query
+        self._current: _Snapshot | None = None
+        self._checked = 0.0  # when the files were last compared with the current snapshot's
+
+    @contextlib.contextmanager
+    def connection(self) -> Iterator[ladybug.Connection]:
+        """A connection for one query; waits while every connection is in use."""
+        with self._slots:
+            snapshot, conn = self._borrow()
+            try:
+                yield conn
+            finally:
+                self._give_back(snapshot, conn)
+
+    def close(self) -> None:
+        """Retire the database: closed now if idle, else when its last query returns."""
+        with self._lock:
+            retired, self._current = self._current, None
+            finished = retired is not None and retired.retire()
+        if finished:
+            retired.close()
+
+    def _borrow(self) -> tuple[_Snapshot, ladybug.Connection]:
+        stale = None
+        with self._lock:
+            if self._current is not None and self._files_changed(self._current):
+                stale, self._current = self._current, None
+                if not stale.retire():
+                    stale = None  # its last reader closes it
+            if self._current is None:
+                if not self._path.exists():
+                    raise StoreError(f"no Uptake store at {self._path}: run `uptake build` first")
+                signature = _files_signature(self._path)
+                self._current = _Snapshot(_open_database(self._path, read_only=True), signature)
+                self._checked = time.monotonic()
+            snapshot = self._current
+            conn = snapshot.lend(self._threads)
+        if stale is not None:
+            stale.close()
+        return snapshot, conn
+
+    def _give_back(self, snapshot: _Snapshot, conn: ladybug.Connection) -> None:
+        with self._lock:
+            finished = snapshot.take_back(conn)
+        if finished:
+            snapshot.close()
+
+    def _files_changed(self, snapshot: _Snapshot) -> bool:
+        if self._refresh_interval is None:
+            return False
+        now = time.monotonic()
+        if now - self._checked < self._refresh_interval:
+            return False
+        self._checked = now
+        return _files_signature(self._path) != snapshot.signature
+
+
+class _FairSlots:
+    """A counting semaphore that serves waiters in arrival order.
+
+    A freed slot is handed to the longest waiter, never taken back by the thread that freed it:
+    with `threading.Semaphore` a thread leaving a query often re-entered first, and under 16
+    clients some requests waited seconds while others went round many times.
+    """
+
+    def __init__(self, size: int):
+        self._free = size
+        self._waiters: collections.deque[threading.Event] = collections.deque()
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._free and not self._waiters:
+                self._free -= 1
+                return
+            turn = threading.Event()
+            self._waiters.append(turn)
+        turn.wait()  # set once a slot was handed over: it is ours already
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            if self._waiters:
+                self._waiters.popleft().set()
+            else:
+                self._free += 1
+
+
+class _Snapshot:
+    """One opened read-only database, its idle connections and how many are lent out.
+
+    Its methods are called under the pool's lock, except `close`, which runs once, after
+    `retire` or `take_back` said the snapshot is retired and nothing is lent.
+    """
+
+    def __init__(self, db: ladybug.Database, signature: tuple):
+        self.db = db
+        self.signature = signature  # the files as of the opening
+        self._idle: list[ladybug.Connection] = []
+        self._lent = 0
+        self._retired = False
+
+    def lend(self, threads: int) -> ladybug.Connection:
+        conn = self._idle.pop() if self._idle else ladybug.Connection(self.db, num_threads=threads)
+        self._lent += 1
+        return conn
+
+    def take_back(self, conn: ladybug.Connection) -> bool:
+        """Whether the snapshot is now retired with nothing lent (the caller then closes it)."""
+        self._lent -= 1
+        self._idle.append(conn)
+        return self._retired and not self._lent
+
+    def retire(self) -> bool:
+        self._retired = True
+        return not self._lent
+
+    def close(self) -> None:
+        for conn in self._idle:
+            conn.close()
+        self._idle.clear()
+        self.db.close()
+
+
+def _open_database(path: Path, *, read_only: bool, auto_checkpoint: bool = True) -> ladybug.Database:
+    try:
+        return ladybug.Database(
+            str(path),
+            read_only=read_only,
+            buffer_pool_size=buffer_pool_bytes(),
+            auto_checkpoint=auto_checkpoint,
+            **address_space_options(),
+        )
+    except (RuntimeError, ValueError) as exc:  # ValueError: files caught mid-write by another process
+        raise StoreError(f"cannot open Ladybug store {path}: {exc}") from exc
+
+
+def _schema_version(conn: ladybug.Connection) -> int | None:
+    tables = {row[0] for row in conn.execute("CALL show_tables() RETURN name").get_all()}
+    if META_LABEL not in tables:
+        return None
+    rows = conn.execute(f"MATCH (m:{META_LABEL} {{key: 'schema'}}) RETURN m.schema_version").get_all()
+    return rows[0][0] if rows else None
+
+
+def _files_signature(path: Path) -> tuple:
+    files = sorted(path.iterdir()) if path.is_dir() else [path, path.with_name(path.name + ".wal")]
+    return tuple((f.name, s.st_mtime_ns, s.st_size) for f in files if (s := _stat(f)) is not None)
+
+
+def _default_readers() -> int:
+    """One connection per core, and at least two, so one slow query never holds every reader."""
+    return max(2, _cores())
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def _key_only(props: pa.Table, count: int) -> pa.Array:

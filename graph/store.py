@@ -101,6 +101,13 @@ class Store(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
+    def is_available(self) -> bool:
+        """Whether the store looks servable, answered without a query, a lock or the network.
+
+        For health checks: it never waits behind a running query.
+        """
+        return True
+
     def write(self, records: Iterable[Record]) -> WriteStats:
         """Upsert one batch of records in one transaction: all of it or none of it."""
         try:

@@ -61,11 +61,12 @@ class StoreHolder:
                 self._store = None
 
 
-def _holder(request: Request) -> StoreHolder:
+# Async so that resolving them costs no trip through the worker threads.
+async def _holder(request: Request) -> StoreHolder:
     return request.app.state.holder
 
 
-def _settings(request: Request) -> ApiSettings:
+async def _settings(request: Request) -> ApiSettings:
     return request.app.state.settings
 
 
