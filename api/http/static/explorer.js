@@ -377,13 +377,20 @@ async function route() {
 }
 
 async function start() {
-  try { state.styles = await getJSON("/explore/styles"); } catch (e) { status(`Error: ${e.message}`); }
+  // Listeners first: a search typed while the styles load must not submit the form natively.
   $("search-form").addEventListener("submit", (event) => {
     event.preventDefault();
     runSearch($("search-input").value).catch((e) => status(`Error: ${e.message}`));
   });
   $("failures-button").addEventListener("click", () => (location.hash = "failures"));
   window.addEventListener("hashchange", route);
+  try { state.styles = await getJSON("/explore/styles"); } catch (e) { status(`Error: ${e.message}`); }
+  // `/?q=…` (a link, or a search sent before this script ran) opens with that search.
+  const asked = new URLSearchParams(location.search).get("q");
+  if (asked) {
+    $("search-input").value = asked;
+    await runSearch(asked).catch((e) => status(`Error: ${e.message}`));
+  }
   await route();
 }
 
