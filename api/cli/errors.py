@@ -6,7 +6,6 @@ import sys
 from typing import NoReturn
 
 import click
-import requests
 import typer
 from typer.core import TyperGroup
 
@@ -25,8 +24,10 @@ class UserErrorsAsOneLine(TyperGroup):
                 raise
             typer.secho(f"error: {redact_secrets(str(exc))}", fg=typer.colors.RED, err=True)
             raise typer.Exit(1) from None
-        except (requests.ConnectionError, requests.Timeout) as exc:
-            if debugging():
+        except OSError as exc:
+            # requests' connection errors and timeouts are OSErrors; checked by module so that the
+            # CLI does not import requests (0.1 s) at every start.
+            if debugging() or not type(exc).__module__.startswith(("requests", "urllib3")):
                 raise
             # A network failure is the environment's, not a bug: one line, the URL without secrets.
             typer.secho(f"error: network: {redact_secrets(str(exc))}", fg=typer.colors.RED, err=True)
