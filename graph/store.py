@@ -177,6 +177,11 @@ class Store(ABC):
         self.close()
 
 
+def resolve_store_target(target: str | None) -> str:
+    """The store a command means: the given target, else $UPTAKE_STORE, else ./uptake.lbug."""
+    return target or os.environ.get("UPTAKE_STORE") or DEFAULT_STORE
+
+
 def open_store(
     target: str | None = None,
     *,
@@ -193,7 +198,7 @@ def open_store(
     store uses $NEO4J_READ_USER and $NEO4J_READ_PASSWORD when they are set.
     `refresh_interval` applies to a read-only Ladybug store: see `LadybugStore`.
     """
-    target = target or os.environ.get("UPTAKE_STORE") or DEFAULT_STORE
+    target = resolve_store_target(target)
     if target.startswith(NEO4J_SCHEMES):
         from .neo4j_store import Neo4jStore
 

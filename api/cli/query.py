@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from typing import Annotated
 
 import typer
 
 from ...graph.adhoc import AdhocLimits, run_adhoc
 from ...graph.cypher_guard import check_statement
-from ...graph.store import DEFAULT_STORE, StoreError
+from ...graph.store import StoreError, resolve_store_target
 from ...queries import QueryError, load_queries, parse_params
 from ...queries.run import bind_params, run_query, stored_query
 from .display import print_rows
@@ -71,7 +70,7 @@ def register(app, load_app, connect, fail) -> None:
             fail(str(exc))
         with connect(store, read_only=True):
             pass  # a missing store or an old schema reported as for every command
-        target = store or os.environ.get("UPTAKE_STORE") or DEFAULT_STORE
+        target = resolve_store_target(store)
         try:
             # A separate process under a memory limit: a crash or runaway query cannot take this one down.
             result = run_adhoc(target, statement, parse_params(param or []), limits=limits)

@@ -8,13 +8,12 @@ shape, `{"error": {"code", "message", "detail"}}`.
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from ...graph.store import DEFAULT_STORE
+from ...graph.store import resolve_store_target
 from . import browser_guide, explorer
 from .body_limit import BodyLimit, max_body_bytes
 from .dependencies import StoreHolder
@@ -31,7 +30,7 @@ __all__ = ["ApiError", "create_app"]
 def create_app(store_target: str | None = None, settings: ApiSettings | None = None) -> FastAPI:
     """The API over one store: a Ladybug path or a Neo4j URI (default like every command)."""
     settings = settings or ApiSettings()
-    target = store_target or settings.store or os.environ.get("UPTAKE_STORE") or DEFAULT_STORE
+    target = resolve_store_target(store_target or settings.store)
     holder = StoreHolder(target, settings)
 
     @asynccontextmanager
