@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from ...graph.adhoc import AdhocLimits, prestart_worker, stop_spare_workers
 from ...graph.store import resolve_store_target
 from . import browser_guide, explorer
 from .body_limit import BodyLimit, max_body_bytes
@@ -35,7 +36,9 @@ def create_app(store_target: str | None = None, settings: ApiSettings | None = N
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        prestart_worker(AdhocLimits.from_env().memory_bytes)  # the first ad-hoc query skips a cold start
         yield
+        stop_spare_workers()
         holder.close()
 
     app = FastAPI(
