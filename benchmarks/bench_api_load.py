@@ -256,12 +256,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(target: str, port: int) -> subprocess.Popen:
-    code = (
-        "import sys, uvicorn; from uptake.api.http.app import create_app; "
-        "uvicorn.run(create_app(sys.argv[1]), host='127.0.0.1', port=int(sys.argv[2]), log_level='warning')"
-    )
-    server = subprocess.Popen([sys.executable, "-c", code, target, str(port)], env=os.environ.copy())
+def start_server(target: str, port: int, workers: int) -> subprocess.Popen:
+    """The API as a user starts it: `uptake serve`, in its own process(es)."""
+    uptake = str(Path(sys.executable).with_name("uptake"))
+    command = [uptake, "serve", "--store", target, "--port", str(port), "--workers", str(workers)]
+    server = subprocess.Popen([*command, "--log-level", "warning"], env=os.environ.copy())
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
@@ -369,7 +368,7 @@ def bench(graph: str, target: str, args: argparse.Namespace) -> None:
         throughput("direct", name, direct, args)
     store.close()  # the API opens its own
     port = _free_port()
-    server = start_server(target, port)
+    server = start_server(target, port, args.workers)
     try:
         http = Http(port)
         for name in ANCHORED + HEAVY:
@@ -393,6 +392,7 @@ def main() -> None:
     )
     parser.add_argument("--neo4j", default=None, help="bolt:// URI of a Neo4j to fill (it is emptied first)")
     parser.add_argument("--clients", type=int, default=16, help="concurrent clients")
+    parser.add_argument("--workers", type=int, default=1, help="API server processes (uptake serve --workers)")
     parser.add_argument("--requests", type=int, default=1000, help="requests per measurement at most")
     parser.add_argument("--seconds", type=float, default=8.0, help="seconds per measurement at most")
     parser.add_argument("--skip-shipped", action="store_true")

@@ -33,6 +33,7 @@ def create_app(store_target: str | None = None, settings: ApiSettings | None = N
     settings = settings or ApiSettings()
     target = resolve_store_target(store_target or settings.store)
     holder = StoreHolder(target, settings)
+    jobs = LoadJobs(target)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -40,6 +41,7 @@ def create_app(store_target: str | None = None, settings: ApiSettings | None = N
         yield
         stop_spare_workers()
         holder.close()
+        jobs.close()
 
     app = FastAPI(
         lifespan=lifespan,
@@ -50,7 +52,7 @@ def create_app(store_target: str | None = None, settings: ApiSettings | None = N
     )
     app.state.settings = settings
     app.state.holder = holder
-    app.state.jobs = LoadJobs(target)
+    app.state.jobs = jobs
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes())
     app.add_middleware(TrustedHosts, allowed=settings.trusted_hosts)
     install_error_handlers(app)
