@@ -393,15 +393,19 @@ def _check_frameworks(catalog: Catalog, origins: dict[str, _Row]) -> None:
             raise row.fail("repo", f"{framework.repo} is already the repository of {other!r}")
 
 
-def _check_user_frameworks(shipped: Catalog, added: dict[str, FrameworkEntry], origins: dict[str, _Row]) -> None:
-    """A user's framework may not take a shipped framework's slug or repository, nor a spelling
-    that the framework look-up would read as a shipped framework."""
+def _check_user_frameworks(
+    shipped: Catalog, added: dict[str, FrameworkEntry], origins: dict[str, _Row]
+) -> None:
+    """A user's framework may not take a shipped framework's slug or repository, nor a slug that
+    the framework look-up would read as a shipped framework's name or repository."""
     for slug, framework in added.items():
         row = origins[slug]
         if slug in shipped.frameworks:
             taken = shipped.frameworks[slug]
-            raise row.fail("slug", f"{slug!r} is the slug of {taken.repo}, shipped with Uptake; choose another")
-        taken = shipped.find_framework(slug) or shipped.find_framework(framework.name)
+            raise row.fail(
+                "slug", f"{slug!r} is the slug of {taken.repo}, shipped with Uptake; choose another"
+            )
+        taken = shipped.find_framework(slug)  # a slug is looked up first, so it would shadow that one
         if taken is not None and taken.repo.casefold() != framework.repo.casefold():
             raise row.fail("slug", f"{slug!r} would be read as {taken.slug!r} ({taken.repo}); choose another")
 
@@ -497,7 +501,9 @@ def framework_records(framework: FrameworkEntry, catalog: Catalog) -> Iterator[R
         origin,
     )
     if organization is not None:
-        yield Edge("MAINTAINED_BY", ("Framework", framework.slug), ("Organization", organization.slug), {}, origin)
+        yield Edge(
+            "MAINTAINED_BY", ("Framework", framework.slug), ("Organization", organization.slug), {}, origin
+        )
     for method, path in framework.supports:
         yield Edge(
             "SUPPORTS",

@@ -53,7 +53,9 @@ def register(app, load_app, connect, fail) -> None:
 
     @load_app.command("git")
     def load_git(
-        framework: Annotated[str, typer.Option("--framework", help="a catalog framework slug, e.g. trl")],
+        framework: Annotated[
+            str, typer.Option("--framework", help="a framework's slug, e.g. trl, or one you added")
+        ],
         repo: Annotated[
             Path | None,
             typer.Option("--repo", help="a local clone or bare repository; default: clone or fetch"),
@@ -69,7 +71,7 @@ def register(app, load_app, connect, fail) -> None:
         ] = False,
     ) -> None:
         """Mine one framework's git history (new commits only after the first run)."""
-        catalog = read_catalog_or_fail(fail)
+        catalog = read_catalog_or_fail(fail, store)
         entry = framework_entry(catalog, framework, fail)
         with connect(store) as s:
             _mine(s, entry, repo, list(catalog.methods.values()), workers, fail, unshallow, strict)
@@ -80,8 +82,9 @@ def register(app, load_app, connect, fail) -> None:
         framework: FrameworksOption = None,
         workers: WorkersOption = None,
     ) -> None:
-        """Fetch every catalog framework, mine new commits and link them (incremental)."""
-        catalog = read_catalog_or_fail(fail)
+        """Fetch every catalog framework and every one added with `uptake framework add`, mine new
+        commits and link them (incremental)."""
+        catalog = read_catalog_or_fail(fail, store)
         entries = _selected(catalog, framework, fail)
         methods = list(catalog.methods.values())
         with connect(store) as s:
@@ -112,7 +115,7 @@ def register(app, load_app, connect, fail) -> None:
         from ...loaders.release import find_repository, write_release
         from ...loaders.repository import GitError, clone_or_fetch
 
-        catalog = read_catalog_or_fail(fail)
+        catalog = read_catalog_or_fail(fail, shipped_only=True)  # the release is of shipped frameworks
         entries = _selected(catalog, framework, fail)
         methods = list(catalog.methods.values())
         facts = []
