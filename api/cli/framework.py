@@ -34,7 +34,7 @@ def register(app, load_app, connect, fail) -> None:
         ] = None,
         store: StoreOption = None,
     ) -> None:
-        """Add a framework, mined like a shipped one by `uptake load git --framework SLUG` and `uptake update`."""
+        """Add a framework; `uptake load git --framework SLUG` and `uptake update` then mine it."""
         from ...loaders.user_frameworks import plan_addition
         from ...sync.frameworks import add_framework
 
