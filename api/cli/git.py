@@ -110,7 +110,8 @@ def register(app, load_app, connect, fail) -> None:
         framework: FrameworksOption = None,
         workers: WorkersOption = None,
     ) -> None:
-        """Mine every catalog framework's full history and write the data release files."""
+        """Mine every shipped framework's full history and write the data release files; a framework
+        whose copy is not in --mirrors is skipped with a line saying so."""
         from ...loaders.git import mine_repository
         from ...loaders.release import find_repository, write_release
         from ...loaders.repository import GitError, clone_or_fetch
@@ -122,12 +123,22 @@ def register(app, load_app, connect, fail) -> None:
         for entry in entries:
             try:
                 path = find_repository(mirrors, entry.repo) if mirrors else clone_or_fetch(entry.repo)
+            except FileNotFoundError as exc:
+                if framework:  # named on the command line: its absence is an error
+                    fail(f"{entry.slug}: {exc}")
+                typer.echo(f"{entry.slug}: skipped, not in this release: {exc}", err=True)
+                continue
+            except GitError as exc:
+                fail(f"{entry.slug}: {exc}")
+            try:
                 facts.append(mine_repository(entry.slug, path, methods, workers))
-            except (GitError, FileNotFoundError) as exc:
+            except GitError as exc:
                 fail(f"{entry.slug}: {exc}")
             typer.echo(
                 f"{entry.slug}: {len(facts[-1].commits)} commits mined{facts[-1].incomplete_note()}", err=True
             )
+        if not facts:
+            fail("no framework's repository was found; nothing written")
         counts = write_release(facts, out)
         typer.echo(", ".join(f"{name}: {n}" for name, n in counts.items()))
 
