@@ -109,6 +109,9 @@ def register(app, load_app, connect, fail) -> None:
         out: Annotated[Path | None, typer.Option("--out", help="release folder; default data/git")] = None,
         framework: FrameworksOption = None,
         workers: WorkersOption = None,
+        compress: Annotated[
+            bool, typer.Option("--gzip", help="write each file gzipped (FILE.jsonl.gz); loading reads either")
+        ] = False,
     ) -> None:
         """Mine every shipped framework's full history and write the data release files; a framework
         whose copy is not in --mirrors is skipped with a line saying so."""
@@ -139,7 +142,7 @@ def register(app, load_app, connect, fail) -> None:
             )
         if not facts:
             fail("no framework's repository was found; nothing written")
-        counts = write_release(facts, out)
+        counts = write_release(facts, out, compress=compress)
         typer.echo(", ".join(f"{name}: {n}" for name, n in counts.items()))
 
     @release_app.command("load")
