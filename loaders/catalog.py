@@ -479,10 +479,10 @@ def catalog_records(catalog: Catalog) -> Iterator[Record]:
                 f"{METHODS_FILE} {method.slug}",
             )
     for framework in catalog.frameworks.values():
-        yield from framework_records(framework, catalog)
+        yield from _framework_records(framework, catalog)
 
 
-def framework_records(framework: FrameworkEntry, catalog: Catalog) -> Iterator[Record]:
+def _framework_records(framework: FrameworkEntry, catalog: Catalog) -> Iterator[Record]:
     """A framework's node, its maintainer (where stated) and the methods its docs say it supports."""
     origin = f"{FRAMEWORKS_FILE if framework.source == 'shipped' else 'user frameworks'} {framework.slug}"
     organization = catalog.organizations.get(framework.organization) if framework.organization else None

@@ -35,10 +35,12 @@ class BuildStep:
     reads_catalog: bool = False  # takes the catalog (the shipped one with the user's frameworks)
 
 
+def _catalog_step(store: Store, progress=None, catalog: Catalog | None = None) -> SyncReport:
+    return sync_catalog(store, catalog=catalog)
+
+
 STEPS = (
-    BuildStep(
-        "catalog", lambda store, progress=None, catalog=None: sync_catalog(store, catalog=catalog), True, True
-    ),
+    BuildStep("catalog", _catalog_step, reads_catalog=True),
     BuildStep("framework histories (data release)", sync_data_release),
     BuildStep("papers", sync_papers_offline),
     BuildStep("model reports", sync_reports),  # after papers: it reads their abstracts
