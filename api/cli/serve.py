@@ -33,7 +33,7 @@ def register(app, load_app, connect, fail) -> None:
         """Serve the HTTP API (stored queries, resources, read-only Cypher) over the store."""
         import uvicorn
 
-        from ..http.app import ApiError, create_app
+        from ..http.app import ApiError, create_app, share_with_workers
         from ..http.settings import ApiSettings
 
         settings = ApiSettings()
@@ -50,7 +50,7 @@ def register(app, load_app, connect, fail) -> None:
             return
         # Each process builds its own app from the environment; the checked one above is set aside.
         api.state.holder.close()
-        _share_with_workers(api.state.holder.target, settings.trusted_hosts, api.state.jobs.folder)
+        share_with_workers(api)
         factory = "uptake.api.http.app:create_app"
         try:
             uvicorn.run(factory, factory=True, workers=workers, host=host, port=port, log_level=log_level)
@@ -105,14 +105,3 @@ def _date(value: str | None, option: str) -> dt.date | None:
     except ValueError:
         raise ValueError(f"{option} must be a date YYYY-MM-DD, got {value!r}") from None
 
-
-def _share_with_workers(target: str, trusted_hosts: list[str], jobs_folder: Path) -> None:
-    """What every server process reads when it builds its app: the store, hosts and jobs folder."""
-    import json
-    import os
-
-    from ..http.jobs import JOBS_DIR_VARIABLE
-
-    os.environ["UPTAKE_STORE"] = target
-    os.environ["UPTAKE_TRUSTED_HOSTS"] = json.dumps(trusted_hosts)
-    os.environ[JOBS_DIR_VARIABLE] = str(jobs_folder)

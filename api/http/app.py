@@ -8,6 +8,8 @@ shape, `{"error": {"code", "message", "detail"}}`.
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -20,12 +22,12 @@ from .body_limit import BodyLimit, max_body_bytes
 from .dependencies import StoreHolder
 from .errors import ApiError, install_error_handlers
 from .hosts import TrustedHosts
-from .jobs import LoadJobs
+from .jobs import JOBS_DIR_VARIABLE, LoadJobs
 from .models import ErrorResponse
 from .routes import admin, cypher, queries, resources, service
 from .settings import ApiSettings
 
-__all__ = ["ApiError", "create_app"]
+__all__ = ["ApiError", "create_app", "share_with_workers"]
 
 
 def create_app(store_target: str | None = None, settings: ApiSettings | None = None) -> FastAPI:
@@ -62,3 +64,11 @@ def create_app(store_target: str | None = None, settings: ApiSettings | None = N
     app.include_router(browser_guide.router)  # the Neo4j Browser guide at /browser
     app.include_router(queries.typed_router())
     return app
+
+
+def share_with_workers(app: FastAPI) -> None:
+    """Tell server processes started after this one (`uptake serve --workers N`), each building its
+    app from the environment, what this app was given: the store, trusted hosts and jobs folder."""
+    os.environ["UPTAKE_STORE"] = app.state.holder.target
+    os.environ["UPTAKE_TRUSTED_HOSTS"] = json.dumps(app.state.settings.trusted_hosts)
+    os.environ[JOBS_DIR_VARIABLE] = str(app.state.jobs.folder)
