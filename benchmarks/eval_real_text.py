@@ -25,6 +25,7 @@ from uptake.benchmarks import real_text as rt
 from uptake.loaders.catalog import read_catalog
 from uptake.loaders.link import failures, screening
 from uptake.loaders.link.methods import MethodMatcher
+from uptake.loaders.link.proposals import ProposalFinder, creates_method
 from uptake.loaders.link.threads import Thread, named_methods
 
 BASELINE_COMMIT = "07cce97a8b8101254f9587a3688767b86af7a8df"
@@ -120,6 +121,35 @@ def screening_report(module: ModuleType, show_errors: bool) -> None:
                 )
 
 
+def extraction_report(finder: ProposalFinder, show_errors: bool) -> None:
+    """Method extraction: (a) of the papers labelled with a proposed method, how many yield it from
+    their text alone (no arXiv id, so not from the catalog's id table); (b) of the new Method nodes
+    the loader would create (id table in use, the screening gate applied), how many are the paper's
+    labelled training method."""
+    rows = rt.labelled_papers()
+    for part, part_rows in _by_part(rows, lambda r: r["arxiv_id"]).items():
+        found = hits = nodes = right = 0
+        for r in part_rows:
+            label = r["method_name"]
+            if label:
+                found += 1
+                text_only = [p for p in finder.find(None, r["title"]) if p.kind == "method"]
+                hit = any(rt.names_the_method(label, p.name, p.long_name) for p in text_only)
+                hits += hit
+                if show_errors and part == "dev" and not hit:
+                    print(f"    extraction missed {label!r} found {[p.name for p in text_only]}: {r['title']}")
+            general = screening.screen_paper(r["title"]).is_general_method
+            for p in finder.find(r["arxiv_id"], r["title"]):
+                if creates_method(p, general):
+                    nodes += 1
+                    ok = bool(label) and rt.names_the_method(label, p.name, p.long_name)
+                    right += ok
+                    if show_errors and part == "dev" and not ok:
+                        print(f"    not a training method node {p.name!r} (label {label!r}): {r['title']}")
+        print(f"  method extraction, {part:<8}         right method from text {hits}/{found} = {hits / (found or 1):.3f}")
+        print(f"  new Method nodes, {part:<8}          training methods {right}/{nodes} = {right / (nodes or 1):.3f}")
+
+
 def _titles(count: int) -> list[str]:
     pool = [r["title"] for r in rt.threads()] + [
         p["title"] for p in rt.read_jsonl(rt.SHARED / "papers.jsonl")
@@ -170,6 +200,8 @@ def main() -> None:
         print(f"== {label}")
         failure_report(fail_module, matcher, args.show_dev_errors and label == "after")
         screening_report(screen_module, args.show_dev_errors and label == "after")
+    print("== method extraction (title only)")
+    extraction_report(ProposalFinder(read_catalog().methods.values()), args.show_dev_errors)
     print("== methods named in thread titles (catalog matcher)")
     thread_methods_report(matcher, args.show_dev_errors)
     if args.before:

@@ -48,6 +48,19 @@ def labelled_papers() -> list[dict]:
     return [{**row, "title": titles[row["arxiv_id"]]} for row in read_jsonl(PAPER_LABELS)]
 
 
+def _method_keys(name: str, long_name: str | None = None) -> set[str]:
+    from uptake.loaders.link.proposals import initials, name_key
+
+    keys = {name_key(n) for n in (name, long_name) if n}
+    return keys | {initials(n) for n in (name, long_name) if n and " " in n.strip()}
+
+
+def names_the_method(label: str, name: str, long_name: str | None) -> bool:
+    """Whether a proposal (name, long name) is the labelled method: same spelling up to case, dots,
+    hyphens and spaces (a lower-case prefix still counts), or an acronym and its spelled-out name."""
+    return bool(_method_keys(label) & _method_keys(name, long_name))
+
+
 def precision_recall(pairs: Iterable[tuple[bool, bool]]) -> tuple[float, float, int, int, int]:
     """(predicted, true) pairs -> precision, recall, tp, fp, fn."""
     tp = fp = fn = 0
