@@ -125,7 +125,7 @@ def extraction_report(finder: ProposalFinder, show_errors: bool) -> None:
     """Method extraction: (a) of the papers labelled with a proposed method, how many yield it from
     their text alone (no arXiv id, so not from the catalog's id table); (b) of the new Method nodes
     the loader would create (id table in use, the screening gate applied), how many are the paper's
-    labelled training method."""
+    labelled training method (or, for a general-method paper labelled without a name, any name)."""
     rows = rt.labelled_papers()
     for part, part_rows in _by_part(rows, lambda r: r["arxiv_id"]).items():
         found = hits = nodes = right = 0
@@ -138,11 +138,13 @@ def extraction_report(finder: ProposalFinder, show_errors: bool) -> None:
                 hits += hit
                 if show_errors and part == "dev" and not hit:
                     print(f"    extraction missed {label!r} found {[p.name for p in text_only]}: {r['title']}")
-            general = screening.screen_paper(r["title"]).is_general_method
+            decision = screening.screen_paper(r["title"])
             for p in finder.find(r["arxiv_id"], r["title"]):
-                if creates_method(p, general):
+                if creates_method(p, decision):
                     nodes += 1
-                    ok = bool(label) and rt.names_the_method(label, p.name, p.long_name)
+                    # Right when it is the labelled method; for a method paper whose method we left
+                    # unnamed, the name the title gives it is that training method.
+                    ok = rt.names_the_method(label, p.name, p.long_name) if label else r["is_general_method"]
                     right += ok
                     if show_errors and part == "dev" and not ok:
                         print(f"    not a training method node {p.name!r} (label {label!r}): {r['title']}")

@@ -530,7 +530,7 @@ class PaperAnalyzer:
                 Edge("AFFILIATED_WITH", key, ("Organization", org.slug), evidence.props(), paper.origin)
             )
         for proposal in self._proposals.find(paper.arxiv_id, paper.title, paper.abstract):
-            if not proposal.known and not creates_method(proposal, screening.is_general_method):
+            if not proposal.known and not creates_method(proposal, screening):
                 continue
             if not proposal.known:
                 aliases = [a for a in (proposal.name, proposal.long_name) if a]

@@ -212,8 +212,8 @@ def _named_after(text: str, start: int) -> str | None:
 
 
 def _title_case_word(token: str) -> bool:
-    """"Remax", "Vapo", "Agon": a name whose capitals a title's casing may have lost."""
-    return re.fullmatch(r"[A-Z][a-z]{2,}(?:-[A-Za-z]+)?(?:\+\+)?", token) is not None
+    """"Remax", "Vapo", "V-star": a name whose capitals a title's casing may have lost."""
+    return re.fullmatch(r"[A-Z](?:[a-z]{2,}(?:-[A-Za-z]+)?|-[a-z]{3,})(?:\+\+)?", token) is not None
 
 
 def _long_names(title: str) -> list[tuple[str, str]]:
@@ -227,11 +227,20 @@ def _long_names(title: str) -> list[tuple[str, str]]:
     return found
 
 
-def creates_method(proposal: Proposal, is_general_method: bool) -> bool:
-    """A proposal becomes a new Method node only when it names a training method the catalog lacks
-    and the paper was screened as proposing a general method (otherwise the name is more likely a
-    system, benchmark or model)."""
-    return not proposal.known and proposal.kind == "method" and is_general_method
+# Screening evidence against a new method: the learner is not a language model, nothing is trained,
+# or the paper is about one application domain. Any of these in a title makes its name a poor Method.
+NODE_VETO_SIDES = ("non-lm", "non-rl")
+NODE_VETO_RULES = ("application-domain",)
+
+
+def creates_method(proposal: Proposal, screening) -> bool:
+    """Whether a proposal becomes a new Method node: a training method the catalog lacks, from a
+    paper screened as proposing a general method with no evidence against it (otherwise the name
+    is more likely a system, benchmark, model or an application's recipe). `screening` is a
+    screening.Screening."""
+    if proposal.known or proposal.kind != "method" or not screening.is_general_method:
+        return False
+    return not any(h.side in NODE_VETO_SIDES or h.rule in NODE_VETO_RULES for h in screening.hits)
 
 
 class ProposalFinder:
@@ -277,7 +286,9 @@ class ProposalFinder:
             long_names = [ln for ln in long_names if ln[0] not in m.group("long")]
             yield m.group("name"), m.group("long").strip(), "title-acronym", "title", m.group(0), "method"
         for long_name, words in long_names:
-            yield long_name, None, "title-long-name", "title", words, "method"
+            # The recipe of a model or benchmark paper ("MiroMind-M1: ... via X Policy Optimization")
+            # is that paper's training, not a method it offers: it takes the title's kind.
+            yield long_name, None, "title-long-name", "title", words, kind
 
     def _candidates(self, title: str, abstract: str) -> Iterable[tuple[str, str | None, str, str, str, str]]:
         """(name, long name, rule, field, matched text, kind), in order of certainty."""

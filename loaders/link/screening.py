@@ -44,6 +44,7 @@ import re
 from dataclasses import dataclass
 
 from .title_cues import LM_ONLY_FAMILIES, title_name_kind
+from .title_model import TitleModel, load_title_model, title_features
 
 RL_LLM_THRESHOLD = 1.0
 GENERAL_THRESHOLD = 2.0
@@ -407,7 +408,7 @@ TITLE_RULES: tuple[Rule, ...] = (
         "non-rl-no-training",
         "non-rl",
         1.0,
-        r"test-time (?:scaling|alignment|preference\w*|adaptation)",
+        r"test-time (?:scaling|alignment|preference\w*|adaptation|reasoning)",
         r"training-free",
         r"without (?:model )?(?:training|fine-?tuning)",
         r"decoding-time",
@@ -944,6 +945,7 @@ class Screening:
     method_score: float  # positives minus (discounted) negatives
     hits: tuple[RuleHit, ...]
     input: str = "title+abstract"  # or "title": what the decision was made from
+    model: dict | None = None  # title only: the title model's probabilities and strongest features
 
     def reasons(self) -> str:
         """The decision and every rule that fired, as compact JSON for the Paper node."""
@@ -959,6 +961,7 @@ class Screening:
                     "general": TITLE_ONLY_GENERAL_THRESHOLD if self.input == "title" else GENERAL_THRESHOLD,
                 },
                 "rules": [[h.rule, h.field, list(h.words), round(h.score, 2)] for h in self.hits],
+                **({"model": self.model} if self.model else {}),
             },
             separators=(",", ":"),
         )
@@ -1022,7 +1025,16 @@ def _confidence(margin: float, scale: float = 1.0) -> float:
 
 
 def screen_paper(title: str, abstract: str = "") -> Screening:
-    """Decide (a) RL training of language models and (b) a general RL training method, with reasons."""
+    """Decide (a) RL training of language models and (b) a general RL training method, with reasons.
+
+    With a title only, the shipped title model (title_model.py) decides over the rules' cues."""
+    decision = screen_by_rules(title, abstract)
+    model = load_title_model() if decision.input == "title" else None
+    return decision if model is None else _with_title_model(decision, title or "", model)
+
+
+def screen_by_rules(title: str, abstract: str = "") -> Screening:
+    """The rule table's decision alone (what the title model learns from, and what decides with an abstract)."""
     title_only = not (abstract or "").strip()
     hits = _hits(title or "", abstract or "")
     named = _name_hit(title or "")
@@ -1062,4 +1074,49 @@ def screen_paper(title: str, abstract: str = "") -> Screening:
         method_score=method_score,
         hits=tuple(hits),
         input="title" if title_only else "title+abstract",
+    )
+
+
+def rule_features(decision: Screening) -> set[str]:
+    """What the title model reads from the rules: which fired, and what they decided."""
+    names = {h.rule for h in decision.hits}
+    names |= {"decided-rl-llm"} if decision.is_rl_llm else set()
+    return names | ({"decided-general"} if decision.is_general_method else set())
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1 - p))
+
+
+def _with_title_model(decision: Screening, title: str, model: TitleModel) -> Screening:
+    """The rules' decision on a title, re-decided by the title model; the rules' hits stay as reasons."""
+    features = title_features(title, rule_features(decision))
+    p_rl, p_general = model.probability("rl_llm", features), model.probability("general", features)
+    is_rl_llm = p_rl >= model.thresholds["rl_llm"]
+    general = is_rl_llm and p_general >= model.thresholds["general"]
+    if not is_rl_llm:
+        kind, margin = "not-rl-llm", _logit(p_rl) - _logit(model.thresholds["rl_llm"])
+    else:
+        kind = "general-method" if general else decision.kind
+        if kind in ("general-method", "not-rl-llm") and not general:
+            kind = "other-rl-llm"
+        margin = _logit(p_general) - _logit(model.thresholds["general"])
+    reasons = {
+        "rl_llm": round(p_rl, 3),
+        "general": round(p_general, 3),
+        "thresholds": model.thresholds,
+        "strongest": {t: model.strongest(t, features) for t in ("rl_llm", "general")},
+    }
+    return Screening(
+        is_rl_llm=is_rl_llm,
+        is_general_method=general,
+        kind=kind,
+        confidence=_confidence(margin, TITLE_ONLY_CONFIDENCE_SCALE),
+        rl_score=decision.rl_score,
+        lm_score=decision.lm_score,
+        method_score=decision.method_score,
+        hits=decision.hits,
+        input="title",
+        model=reasons,
     )
