@@ -127,7 +127,9 @@ def extraction_report(finder: ProposalFinder, show_errors: bool) -> None:
     the loader would create (id table in use, the screening gate applied), how many are the paper's
     labelled training method (or, for a general-method paper labelled without a name, any name)."""
     rows = rt.labelled_papers()
+    abstracts = rt.composed_abstracts()
     for part, part_rows in _by_part(rows, lambda r: r["arxiv_id"]).items():
+        with_abstract = with_abstract_hits = 0
         found = hits = nodes = right = 0
         for r in part_rows:
             label = r["method_name"]
@@ -136,6 +138,12 @@ def extraction_report(finder: ProposalFinder, show_errors: bool) -> None:
                 text_only = [p for p in finder.find(None, r["title"]) if p.kind == "method"]
                 hit = any(rt.names_the_method(label, p.name, p.long_name) for p in text_only)
                 hits += hit
+                if r["arxiv_id"] in abstracts:
+                    both = finder.find(None, r["title"], abstracts[r["arxiv_id"]])
+                    with_abstract += 1
+                    with_abstract_hits += any(
+                        p.kind == "method" and rt.names_the_method(label, p.name, p.long_name) for p in both
+                    )
                 if show_errors and part == "dev" and not hit:
                     print(f"    extraction missed {label!r} found {[p.name for p in text_only]}: {r['title']}")
             decision = screening.screen_paper(r["title"])
@@ -149,7 +157,32 @@ def extraction_report(finder: ProposalFinder, show_errors: bool) -> None:
                     if show_errors and part == "dev" and not ok:
                         print(f"    not a training method node {p.name!r} (label {label!r}): {r['title']}")
         print(f"  method extraction, {part:<8}         right method from text {hits}/{found} = {hits / (found or 1):.3f}")
+        print(
+            f"  method extraction, {part:<8}         with our abstracts {with_abstract_hits}/{with_abstract}"
+            f" = {with_abstract_hits / (with_abstract or 1):.3f}"
+        )
         print(f"  new Method nodes, {part:<8}          training methods {right}/{nodes} = {right / (nodes or 1):.3f}")
+
+
+def abstract_screening_report(module: ModuleType, show_errors: bool) -> None:
+    """Screening with title + abstract, on the labelled papers we composed abstracts for."""
+    abstracts = rt.composed_abstracts()
+    rows = [r for r in rt.labelled_papers() if r["arxiv_id"] in abstracts]
+    decisions = {r["arxiv_id"]: module.screen_paper(r["title"], abstracts[r["arxiv_id"]]) for r in rows}
+    for part, part_rows in _by_part(rows, lambda r: r["arxiv_id"]).items():
+        rl = [(decisions[r["arxiv_id"]].is_rl_llm, r["is_rl_llm"]) for r in part_rows]
+        general = [(decisions[r["arxiv_id"]].is_general_method, r["is_general_method"]) for r in part_rows]
+        print(_line(f"title+abstract RL-for-LM, {part}", rl))
+        print(_line(f"title+abstract general, {part}", general))
+    if show_errors:
+        for r in _by_part(rows, lambda r: r["arxiv_id"])["dev"]:
+            s = decisions[r["arxiv_id"]]
+            if (s.is_rl_llm, s.is_general_method) != (r["is_rl_llm"], r["is_general_method"]):
+                print(
+                    f"    with abstract: rl {int(s.is_rl_llm)}/{int(r['is_rl_llm'])} general "
+                    f"{int(s.is_general_method)}/{int(r['is_general_method'])} {s.kind} "
+                    f"{s.method_score:.1f} {r['arxiv_id']} {r['title']}"
+                )
 
 
 def _titles(count: int) -> list[str]:
@@ -202,7 +235,8 @@ def main() -> None:
         print(f"== {label}")
         failure_report(fail_module, matcher, args.show_dev_errors and label == "after")
         screening_report(screen_module, args.show_dev_errors and label == "after")
-    print("== method extraction (title only)")
+        abstract_screening_report(screen_module, args.show_dev_errors and label == "after")
+    print("== method extraction (title only; and title + composed abstract where we wrote one)")
     extraction_report(ProposalFinder(read_catalog().methods.values()), args.show_dev_errors)
     print("== methods named in thread titles (catalog matcher)")
     thread_methods_report(matcher, args.show_dev_errors)

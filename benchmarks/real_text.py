@@ -16,6 +16,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data"
 PAPER_LABELS = REPO / "tests" / "data" / "papers_labelled.jsonl"
+# Abstracts we wrote ourselves for a sample of the labelled papers (what each paper does, as its title
+# implies, in our words): the titles' data carry no abstracts.
+COMPOSED_ABSTRACTS = REPO / "tests" / "data" / "composed_abstracts.jsonl"
 SPLIT_FILE = REPO / "tests" / "data" / "real_text_split.json"
 HELD_OUT_BUCKET = 0  # sha256(id) mod 5 == 0 is held out
 
@@ -59,6 +62,10 @@ def names_the_method(label: str, name: str, long_name: str | None) -> bool:
     """Whether a proposal (name, long name) is the labelled method: same spelling up to case, dots,
     hyphens and spaces (a lower-case prefix still counts), or an acronym and its spelled-out name."""
     return bool(_method_keys(label) & _method_keys(name, long_name))
+
+
+def composed_abstracts() -> dict[str, str]:
+    return {r["arxiv_id"]: r["abstract"] for r in read_jsonl(COMPOSED_ABSTRACTS)}
 
 
 def precision_recall(pairs: Iterable[tuple[bool, bool]]) -> tuple[float, float, int, int, int]:

@@ -47,7 +47,8 @@ from .title_cues import LM_ONLY_FAMILIES, title_name_kind
 from .title_model import TitleModel, load_title_model, title_features
 
 RL_LLM_THRESHOLD = 1.0
-GENERAL_THRESHOLD = 2.0
+# A proposal plus one method object, or a named method, reaches it (measured on title + abstract, dev part).
+GENERAL_THRESHOLD = 1.5
 # With a title only there is less text to add up: one method cue in the title (weight 1 x TITLE_WEIGHT)
 # with no negative kind is enough.
 TITLE_ONLY_GENERAL_THRESHOLD = 1.0
@@ -727,6 +728,7 @@ RULES: tuple[Rule, ...] = (
         r"allocation rule",
         r"exploration",
         r"reward shaping",
+        r"[\w-]+-adaptive rewards?",
         r"off-policy correction",
         r"replay buffer",
     ),
@@ -735,7 +737,7 @@ RULES: tuple[Rule, ...] = (
         "positive",
         0.75,
         r"algorithms?",
-        r"training method",
+        r"training (?:method|procedure|scheme|recipe|paradigm|strategy)",
         r"optimi[sz]ation (?:method|"
         r"scheme)",
         r"update rule",
@@ -1049,7 +1051,14 @@ def screen_by_rules(title: str, abstract: str = "") -> Screening:
     proposes = any(h.rule in proposing_rules or (title_only and h.rule.startswith("method-")) for h in hits)
     method_objects = {h.rule for h in hits if h.rule.startswith("method-") and h.rule != "method-algorithm"}
     negatives = {kind: _side(hits, kind) for kind in NOT_GENERAL_KINDS}
-    discount = NEGATIVE_DISCOUNT_WITH_METHOD if proposes and len(method_objects) >= 2 else 1.0
+    # With an abstract, a title that names the method (or its object) and an abstract that proposes it
+    # outweigh the kind words around it ("the model judges its own answers" is not a reward-model paper).
+    named_in_title = not title_only and any(
+        h.field == "title" and (h.rule in ("title-name", "method-title") or h.rule.startswith("method-"))
+        for h in hits
+    )
+    clear_method = len(method_objects) >= 2 or (named_in_title and any(h.rule == "proposes" for h in hits))
+    discount = NEGATIVE_DISCOUNT_WITH_METHOD if proposes and clear_method else 1.0
     method_score = positive - discount * sum(negatives.values())
     if not proposes:
         method_score = min(method_score, GENERAL_THRESHOLD - 0.5)  # no proposal, no method
