@@ -12,7 +12,8 @@ The whole thread is read: title, body, human comments (`classify_thread`) and
 labels. CJK text is tokenised first (`tokenised`: a space between CJK and
 Latin runs) so `kl变为Nan` and `ppo训练` match. Symptoms run from specific
 (KL blow-up, NaN, entropy or reward collapse, values stuck at zero or
-constant, OOM, hangs and timeouts, divergence, regressions) to generic
+constant, OOM, hangs and timeouts, divergence, regressions, install and version
+conflicts) to generic
 (`wrong-result`, `crash` for tracebacks, named error classes and "fails",
 and `malfunction` for a fix title, a `bug` label or a bare "bug"/"issue");
 the main symptom is the most specific one, the title's before the body's.
@@ -201,7 +202,23 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
             r"(?:in|with|on|before) v?\d+\.\d+",
         ),
     ),
+    "install": (
+        (
+            "version-question",
+            r"\bwhich (?:\w+[ -])?versions? (?:of \w+ )?(?:for|to|should|do|does|is|works?|with)\b|"
+            r"\bversion (?:conflicts?|mismatch\w*|incompatib\w*)|\bincompatib\w*|\bdependency (?:conflicts?|issues?)\b",
+        ),
+        (
+            "install-fails",
+            r"\b(?:install\w*|pip|uv|docker image|setup) (?:\w+ )?(?:fails?|failed|failure|errors?)\b|"
+            r"\b(?:can ?not|can't|unable to|fail\w* to) install\b",
+        ),
+    ),
     "wrong-result": (
+        (
+            "metric-debug",
+            r"\b(?:accuracy|rewards?|loss|scores?|eval\w*|metrics?)\b (?:\w+ )?(?:debug\w*|gap|discrepanc\w*)\b",
+        ),
         (
             "wrong-output",
             r"\b(?:wrong|incorrect\w*|corrupt\w*|garbled|gibberish|silently \w+)\b|乱码|[!！?？]{5,}",
@@ -293,7 +310,9 @@ SYMPTOM_TRIGGERS: dict[str, tuple[str, ...]] = {
         *("drop", "regress", "degrad", "worse", "decreas", "halved", "slow", "lower than", "reproduce"),
     ),
     "wrong-after-upgrade": ("after ", "since ", "worked", "works", "was fine", "was working"),
+    "install": ("version", "incompatib", "dependency", "install", "pip", "uv", "docker", "setup"),
     "wrong-result": (
+        *("debug", "gap", "discrepanc"),
         *("wrong", "incorrect", "corrupt", "garbled", "gibberish", "silently", "correctly", "properly"),
         *(" not ", "n't", "stopped", "no longer", "return", "broken", "breaks", "unexpected", "abnormal"),
         *("anomal", "inconsistent", "unstable", "repeat", "!!!!!", "！！", "???", "？？", "乱码", "不对"),
@@ -360,6 +379,7 @@ _PACKAGING = re.compile(
     r"build(?:ing)? (?:the )?wheels?|compil(?:e|er|ing)|CI|unit tests?)\b",
     re.IGNORECASE,
 )
+_BUILDING = re.compile(r"\b(?:build(?:ing)? (?:the )?wheels?|compil(?:e|er|ing)|CI|unit tests?)\b", re.IGNORECASE)
 _DOCS = re.compile(r"\b(?:docs?|documentation|readme|typos?|links?|docstrings?)\b", re.IGNORECASE)
 _BUG_LABEL = re.compile(r"\b(?:bug|crash|regression|defect)\b", re.IGNORECASE)
 # Symptoms that count only in text about training (the others are failures of any run).
@@ -437,6 +457,8 @@ def _ignored(hit_symptom: str, sentence: str) -> bool:
     """Matches that are about packaging, CI or documentation rather than a failing run."""
     if hit_symptom == "crash" and _PACKAGING.search(sentence):
         return True
+    if hit_symptom == "install" and _BUILDING.search(sentence):
+        return True  # building the package itself (wheels, compilers, CI) is not a user's run failing
     return hit_symptom in ("wrong-result", "malfunction", "crash") and bool(_DOCS.search(sentence))
 
 
