@@ -25,7 +25,7 @@ from uptake.benchmarks import real_text as rt
 from uptake.loaders.catalog import read_catalog
 from uptake.loaders.link import failures, screening
 from uptake.loaders.link.methods import MethodMatcher
-from uptake.loaders.link.proposals import ProposalFinder, creates_method
+from uptake.loaders.link.proposals import ProposalFinder
 from uptake.loaders.link.threads import Thread, named_methods
 
 BASELINE_COMMIT = "07cce97a8b8101254f9587a3688767b86af7a8df"
@@ -123,45 +123,24 @@ def screening_report(module: ModuleType, show_errors: bool) -> None:
 
 def extraction_report(finder: ProposalFinder, show_errors: bool) -> None:
     """Method extraction: (a) of the papers labelled with a proposed method, how many yield it from
-    their text alone (no arXiv id, so not from the catalog's id table); (b) of the new Method nodes
-    the loader would create (id table in use, the screening gate applied), how many are the paper's
-    labelled training method (or, for a general-method paper labelled without a name, any name)."""
+    their text alone (no arXiv id, so not from the catalog's id table), from the title and, where we
+    composed one, from title + abstract; (b) of the new Method nodes the loader would create (id
+    table in use, `proposals.creates_method` applied), how many are the paper's labelled training
+    method (or, for a general-method paper labelled without a name, any name)."""
     rows = rt.labelled_papers()
     abstracts = rt.composed_abstracts()
     for part, part_rows in _by_part(rows, lambda r: r["arxiv_id"]).items():
-        with_abstract = with_abstract_hits = 0
-        found = hits = nodes = right = 0
-        for r in part_rows:
-            label = r["method_name"]
-            if label:
-                found += 1
-                text_only = [p for p in finder.find(None, r["title"]) if p.kind == "method"]
-                hit = any(rt.names_the_method(label, p.name, p.long_name) for p in text_only)
-                hits += hit
-                if r["arxiv_id"] in abstracts:
-                    both = finder.find(None, r["title"], abstracts[r["arxiv_id"]])
-                    with_abstract += 1
-                    with_abstract_hits += any(
-                        p.kind == "method" and rt.names_the_method(label, p.name, p.long_name) for p in both
-                    )
-                if show_errors and part == "dev" and not hit:
-                    print(f"    extraction missed {label!r} found {[p.name for p in text_only]}: {r['title']}")
-            decision = screening.screen_paper(r["title"])
-            for p in finder.find(r["arxiv_id"], r["title"]):
-                if creates_method(p, decision):
-                    nodes += 1
-                    # Right when it is the labelled method; for a method paper whose method we left
-                    # unnamed, the name the title gives it is that training method.
-                    ok = rt.names_the_method(label, p.name, p.long_name) if label else r["is_general_method"]
-                    right += ok
-                    if show_errors and part == "dev" and not ok:
-                        print(f"    not a training method node {p.name!r} (label {label!r}): {r['title']}")
-        print(f"  method extraction, {part:<8}         right method from text {hits}/{found} = {hits / (found or 1):.3f}")
-        print(
-            f"  method extraction, {part:<8}         with our abstracts {with_abstract_hits}/{with_abstract}"
-            f" = {with_abstract_hits / (with_abstract or 1):.3f}"
-        )
-        print(f"  new Method nodes, {part:<8}          training methods {right}/{nodes} = {right / (nodes or 1):.3f}")
+        errors: list = []
+        c = rt.extraction_counts(part_rows, finder, abstracts, errors)
+        if show_errors and part == "dev":
+            for what, r, names in errors:
+                print(f"    {what} {r['method_name']!r} found {names}: {r['title']}")
+        for label, right, total in (
+            ("right method from the title", c["from_text"], c["labelled"]),
+            ("with our abstracts", c["with_abstract_right"], c["with_abstract"]),
+            ("new Method nodes that are training methods", c["right"], c["nodes"]),
+        ):
+            print(f"  extraction, {part:<8} {label:<44} {right}/{total} = {right / (total or 1):.3f}")
 
 
 def abstract_screening_report(module: ModuleType, show_errors: bool) -> None:

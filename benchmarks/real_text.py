@@ -68,6 +68,42 @@ def composed_abstracts() -> dict[str, str]:
     return {r["arxiv_id"]: r["abstract"] for r in read_jsonl(COMPOSED_ABSTRACTS)}
 
 
+def extraction_counts(rows: list[dict], finder, abstracts: dict[str, str] | None = None, errors=None) -> dict:
+    """Method extraction on labelled papers (see eval_real_text.extraction_report for what is counted).
+
+    `finder` is a proposals.ProposalFinder; `errors`, when a list, collects (what, row, names)."""
+    from uptake.loaders.link.proposals import creates_method
+    from uptake.loaders.link.screening import screen_paper
+
+    counts = dict.fromkeys(("labelled", "from_text", "with_abstract", "with_abstract_right", "nodes", "right"), 0)
+    for r in rows:
+        label = r["method_name"]
+        if label:
+            counts["labelled"] += 1
+            text_only = [p for p in finder.find(None, r["title"]) if p.kind == "method"]
+            hit = any(names_the_method(label, p.name, p.long_name) for p in text_only)
+            counts["from_text"] += hit
+            if not hit and errors is not None:
+                errors.append(("missed", r, [p.name for p in text_only]))
+            if abstracts and r["arxiv_id"] in abstracts:
+                both = finder.find(None, r["title"], abstracts[r["arxiv_id"]])
+                counts["with_abstract"] += 1
+                counts["with_abstract_right"] += any(
+                    p.kind == "method" and names_the_method(label, p.name, p.long_name) for p in both
+                )
+        decision = screen_paper(r["title"])
+        for p in finder.find(r["arxiv_id"], r["title"]):
+            if creates_method(p, decision):
+                counts["nodes"] += 1
+                # Right when it is the labelled method; for a method paper whose method we left
+                # unnamed, the name the title gives it is that training method.
+                ok = names_the_method(label, p.name, p.long_name) if label else r["is_general_method"]
+                counts["right"] += ok
+                if not ok and errors is not None:
+                    errors.append(("not a training method", r, [p.name]))
+    return counts
+
+
 def precision_recall(pairs: Iterable[tuple[bool, bool]]) -> tuple[float, float, int, int, int]:
     """(predicted, true) pairs -> precision, recall, tp, fp, fn."""
     tp = fp = fn = 0
