@@ -263,6 +263,48 @@ TITLE_RULES: tuple[Rule, ...] = (
         r"rubrics?",
         title_only=True,
     ),
+    # How reasoning models and agents are trained today: by RL, even when the title does not say so.
+    # Training verbs of that kind count alone; the kinds of model so trained need a second cue.
+    # Surveys, benchmarks and datasets cancel either (non-rl-artefact).
+    _rule(
+        "rl-inferred",
+        "rl",
+        0.67,
+        r"incentiviz\w*",
+        r"teach(?:es|ing)?",
+        r"learn(?:s|ing)? to",
+        r"bootstrap\w*",
+        r"(?:slow|fast-slow)[- ]thinking",
+        r"self-play",
+        r"curricul\w*",
+        r"without labels",
+        r"label-free",
+        r"self-verifiable",
+        title_only=True,
+    ),
+    _rule(
+        "rl-inferred-weak",
+        "rl",
+        0.4,
+        r"reasoning models?",
+        r"search agents?",
+        r"deep research\w*",
+        r"long-horizon",
+        r"agentic",
+        title_only=True,
+    ),
+    _rule(
+        "non-rl-artefact",
+        "non-rl",
+        0.75,
+        r"surveys?",
+        r"benchmark\w*",
+        r"evaluat\w*",
+        r"datasets?",
+        r"leaderboards?",
+        r"a review",
+        title_only=True,
+    ),
     # Reward models, verifiers and rubrics are, in practice, reward signals for language models.
     _rule(
         "lm-reward-signal",
@@ -364,6 +406,9 @@ TITLE_RULES: tuple[Rule, ...] = (
         r"unit tests?",
         r"code generation",
         r"coding",
+        r"code",
+        r"[\w-]+-to-code",
+        r"natural language",
         r"math\w*",
         r"tokens?",
         r"questions?",
@@ -1058,7 +1103,10 @@ def screen_by_rules(title: str, abstract: str = "") -> Screening:
         for h in hits
     )
     clear_method = len(method_objects) >= 2 or (named_in_title and any(h.rule == "proposes" for h in hits))
-    discount = NEGATIVE_DISCOUNT_WITH_METHOD if proposes and clear_method else 1.0
+    # A title naming one application domain ("video", "GUI", "audio") is not discounted: from a title
+    # alone, the method is that domain's.
+    domain_title = title_only and any(h.rule == "application-domain" for h in hits)
+    discount = NEGATIVE_DISCOUNT_WITH_METHOD if proposes and clear_method and not domain_title else 1.0
     method_score = positive - discount * sum(negatives.values())
     if not proposes:
         method_score = min(method_score, GENERAL_THRESHOLD - 0.5)  # no proposal, no method
