@@ -240,7 +240,19 @@ def creates_method(proposal: Proposal, screening) -> bool:
     screening.Screening."""
     if proposal.known or proposal.kind != "method" or not screening.is_general_method:
         return False
-    return not any(h.side in NODE_VETO_SIDES or h.rule in NODE_VETO_RULES for h in screening.hits)
+    if any(h.side in NODE_VETO_SIDES or h.rule in NODE_VETO_RULES for h in screening.hits):
+        return False
+    # The text must also say what kind of method the name is: shaped like a policy-optimisation name,
+    # spelled out, or next to a method cue. A bare acronym may as well be a model or a system.
+    return method_shaped(proposal) or any(
+        h.side == "positive" and h.rule != "title-name" for h in screening.hits
+    )
+
+
+def method_shaped(proposal: Proposal) -> bool:
+    """A "-PO" name (GiGPO, AT$^2$PO), or a name the paper spells out with a method head noun."""
+    letters = re.sub(r"\$[^$]*\$|[^A-Za-z]", "", proposal.name)
+    return letters.endswith("PO") or proposal.long_name is not None or proposal.rule == "title-long-name"
 
 
 class ProposalFinder:

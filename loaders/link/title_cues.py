@@ -16,7 +16,7 @@ side's score.
 How a `Name:` title is read (`title_name_kind`): the name before the colon is a
 method proposal only when it is not named like a model, system, benchmark,
 agent or dataset. Models carry version or release suffixes ("-R1", "-o1",
-"-Zero", "-V2", "-3.5", a letter-digit release such as "-G1" or "-M1", an "R1-" prefix, size tags
+"-Zero", "-V2", "-3.5", a letter-digit release such as "-G1" or "-M1", an "R1-" prefix, a trailing version digit ("MEM1"), size tags
 such as "7B"); benchmarks and datasets carry
 "Bench", "Eval", "Gym", "Arena", "QA", "Set" or "Data"; agents and models are
 named as actors ("Agent", "Searcher", "Seeker", "Researcher", "Reasoner",
@@ -34,7 +34,7 @@ LM_ONLY_FAMILIES = r"(?:GRPO|DPO|RLHF|RLVR|RLAIF|RLOO|ORPO|SimPO|KTO|DAPO|GSPO)"
 
 _MODEL_NAME = re.compile(
     r"(?:-R1\+*|-o1|-?Zero|-[Vv]\d[\w.]*|-\d+(?:\.\d+)*|-[A-Z]\d+(?:\.\d+)?|\d+(?:\.\d+)?[BMK]|-Flash|-Thinking)$"
-    r"|^(?:R1|o1)-"
+    r"|^(?:R1|o1)-|(?<=[A-Za-z])\d$"
     r"|(?:Agent|Searcher|Seeker|Researcher|Reasoner|Coder|Mind|GPT|Bot|Assistant|Med|VL)",
 )
 _BENCHMARK_NAME = re.compile(r"(?:Bench|Eval|Gym|Arena|QA|Suite|Set|Data)", re.IGNORECASE)
