@@ -86,15 +86,16 @@ _TITLE_COLON = re.compile(r"^\s*(?P<name>[^:]{2,40}?)\s*:")
 _NAME_LIST = re.compile(r"\s*(?:,|&|/|\band\b)\s*")
 # A spelled-out method name in a title: capitalised words ending in a training-method head noun
 # ("Group Expectation Policy Optimization", "Proximal Supervised Fine-Tuning"), at the start of the
-# title or after "via/with/using/through/by", and followed by the end, a colon or a preposition.
+# title, after "via/with/using/through/by", or after "for" at the very end of the title, and followed
+# by the end, a colon or a preposition.
 _HEADS = (
     r"Optimi[sz]ation|Fine-?[Tt]uning|Finetuning|Estimation|REINFORCE|Sampling|Clipping|Masking|"
     r"Weighting|Normali[sz]ation|Distillation|Regulari[sz]ation|Policy Gradients?"
 )
 _CAP_WORD = r"(?:[A-Z][\w$^{}*+']*(?:-[\w$^{}]+)*)"
 _LONG_NAME = re.compile(
-    rf"(?:^|(?<=:\s)|\b(?:via|with|using|through|by)\s+)(?P<long>(?:{_CAP_WORD}\s+){{1,6}}(?:{_HEADS}))"
-    rf"(?=\s*$|\s*[:(,]|\s+(?:for|in|and|with|via|to|on|of|from|under|towards?|beyond)\b)"
+    rf"(?:^|(?<=:\s)|\b(?:via|with|using|through|by)\s+|\bfor\s+(?=(?:{_CAP_WORD}\s+){{1,6}}(?:{_HEADS})\s*$))"
+    rf"(?P<long>(?:{_CAP_WORD}\s+){{1,6}}(?:{_HEADS}))(?=\s*$|\s*[:(,]|\s+(?:for|in|and|with|via|to|on|of|from|under|towards?|beyond)\b)"
 )
 # First words of a capitalised run that are the sentence around a name, not part of it.
 _NOT_NAME_START = re.compile(
@@ -216,13 +217,23 @@ def _title_case_word(token: str) -> bool:
     return re.fullmatch(r"[A-Z](?:[a-z]{2,}(?:-[A-Za-z]+)?|-[a-z]{3,})(?:\+\+)?", token) is not None
 
 
+def _two_word_name(prefix: str) -> str | None:
+    """"Constitutional AI", "S2 R": two capitalised words, one of them capitals or digits only, read
+    as one name (the spaces are dropped for matching, kept in the name)."""
+    words = prefix.split()
+    if len(words) == 2 and all(w[:1].isupper() for w in words) and any(re.fullmatch(r"[A-Z0-9]+", w) for w in words):
+        return prefix if looks_like_method_name(prefix.replace(" ", "")) else None
+    return None
+
+
 def _long_names(title: str) -> list[tuple[str, str]]:
     """(long name, matched words) of the spelled-out method names in a title."""
     found = []
     for m in _LONG_NAME.finditer(title):
         words = m.group("long").split()
         long_name = " ".join(words)
-        if not _NOT_NAME_START.match(words[0]) and len(words) >= 2 and initials(long_name) not in _BASELINE_INITIALS:
+        generic = any(normalize_name(w) in ("rl", "llm", "llms", "lm", "rlhf", "rlvr") for w in words)
+        if not generic and not _NOT_NAME_START.match(words[0]) and len(words) >= 2 and initials(long_name) not in _BASELINE_INITIALS:
             found.append((long_name, m.group(0).strip()))
     return found
 
@@ -286,7 +297,9 @@ class ProposalFinder:
             # "Dr. GRPO:" is a catalog name with a space; otherwise each listed part must be one name-shaped token.
             parts = [prefix] if name_key(prefix) in self._by_name else _NAME_LIST.split(prefix)
             for part in parts:
-                if not (name_key(part) in self._by_name or re.fullmatch(_NAME, part)):
+                two_words = _two_word_name(part)
+                part = two_words or part
+                if not (name_key(part) in self._by_name or re.fullmatch(_NAME, part) or two_words):
                     continue
                 if not looks_like_method_name(part) and not (kind == "method" and _title_case_word(part)):
                     continue
