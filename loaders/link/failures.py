@@ -132,6 +132,8 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
             "value-becomes-zero-cjk",
             rf"\b{_VALUES}\w*\s*(?:突然|一直|始终)?(?:变为|变成|为|是|等于)\s*0(?![\d.])",
         ),
+        # "reward到一定step之后不上涨": a value that stops rising or falling, said in Chinese
+        ("value-stalls-cjk", rf"\b{_VALUES}\w*[^。.\n]{{0,30}}?(?:不(?:再)?(?:上涨|增长|增加|提升|下降|降低|变化|变)|没有?(?:上涨|增长|提升|变化))"),
         (
             "not-converging",
             r"\b(?:(?:does ?n[o']t|did ?n[o']t|not|never|fail\w* to|won'?t|can ?not|can't) converg\w*|"
@@ -250,7 +252,8 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
             r"illegal memory access|race condition)\b(?! messages?\b)|报错|错误|出错|异常|崩溃|吐核|例外",
         ),
         ("fails", r"\bfail(?:s|ed|ing|ures?)?\b|失败"),
-        ("crashes", r"\b(?:crash\w*|killed|aborts?|aborted|dies|died)\b"),
+        ("crashes", r"\b(?:crash\w*|killed|aborts?|aborted|dies|died)\b|中断"),
+        ("unexpected-exit", r"\b(?:strange|unexpected|random|sudden|silent)\w* (?:kill|exit|termination|death)s?\b"),
         (
             "stops",
             r"\b(?:training|run|job|process|worker|rollout|generation)s? (?:stops?|stopped|exits?|exited|"
@@ -294,7 +297,7 @@ SYMPTOM_TRIGGERS: dict[str, tuple[str, ...]] = {
     "reward-collapse": ("collaps", "drop", "to zero", "to 0"),
     "stuck-values": (
         *("0", "zero", "constant", "flat", "stuck", "stay", "remain", "always", "unchanged"),
-        *("oscillat", "fluctuat", "not", "n't", "never", "converg", "不收敛"),
+        *("oscillat", "fluctuat", "not", "n't", "never", "converg", "不收敛", "不", "没"),
     ),
     "oom": ("memory", "oom", "显存", "内存"),
     "hang": (
@@ -331,7 +334,7 @@ SYMPTOM_TRIGGERS: dict[str, tuple[str, ...]] = {
         ),
         *("illegal memory", "race condition", "fail", "crash", "killed", "abort", "dies", "died", "stop"),
         *("exit", "terminat", "quit", "unable", "not ", "cannot", "can't", "could", "service unavailable"),
-        *("报错", "错误", "出错", "异常", "崩溃", "吐核", "例外", "失败"),
+        *("报错", "错误", "出错", "异常", "崩溃", "吐核", "例外", "失败", "中断", "kill"),
     ),
     "malfunction": ("bug", "issue"),
 }
@@ -404,7 +407,7 @@ _EXPERIENCED = re.compile(
 _TRAINING = re.compile(
     r"\b(?:train\w*|rollout\w*|steps?|epochs?|loss|rewards?|grpo|ppo|dpo|fine-?tun\w*|trainer|actor|critic|policy|"
     r"generation|vllm|sglang|fsdp\d?|megatron|deepspeed|checkpoint\w*|gradients?|batch|rl|rlhf|sft|kl|entropy|"
-    r"advantages?|gpus?|nodes?|ranks?|reproduc\w*|recipes?|examples?|scripts?|accuracy)\b",
+    r"advantages?|gpus?|nodes?|ranks?|reproduc\w*|recipes?|examples?|scripts?|accuracy)\b|训练|微调|强化学习|复现",
     re.IGNORECASE,
 )
 _TRAINER_CLASS = re.compile(r"\b([A-Z][A-Za-z0-9]*?)(?:Trainer|Config)\b|\b([a-z0-9]+)_trainer\b")
