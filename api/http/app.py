@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from ...graph.adhoc import AdhocLimits, prestart_worker, stop_spare_workers
 from ...graph.store import resolve_store_target
 from . import browser_guide, explorer
 from .body_limit import BodyLimit, max_body_bytes
@@ -32,11 +33,15 @@ def create_app(store_target: str | None = None, settings: ApiSettings | None = N
     settings = settings or ApiSettings()
     target = resolve_store_target(store_target or settings.store)
     holder = StoreHolder(target, settings)
+    jobs = LoadJobs(target)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        prestart_worker(AdhocLimits.from_env().memory_bytes)  # the first ad-hoc query skips a cold start
         yield
+        stop_spare_workers()
         holder.close()
+        jobs.close()
 
     app = FastAPI(
         lifespan=lifespan,
@@ -47,7 +52,7 @@ def create_app(store_target: str | None = None, settings: ApiSettings | None = N
     )
     app.state.settings = settings
     app.state.holder = holder
-    app.state.jobs = LoadJobs(target)
+    app.state.jobs = jobs
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes())
     app.add_middleware(TrustedHosts, allowed=settings.trusted_hosts)
     install_error_handlers(app)
