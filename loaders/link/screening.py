@@ -1080,6 +1080,14 @@ def screen_paper(title: str, abstract: str = "") -> Screening:
     return decision if model is None else _with_title_model(decision, title or "", model)
 
 
+def _method_hits(hits: list[RuleHit], title_only: bool) -> list[RuleHit]:
+    """The hits that count toward a method claim. From a title alone, a "-PO" phrase in the title of
+    a model or benchmark ("Model-M1: ... via X Policy Optimization") is that model's recipe."""
+    if title_only and any(h.rule in ("title-name-model", "title-name-benchmark") for h in hits):
+        return [h for h in hits if h.rule != "title-name"]
+    return hits
+
+
 def screen_by_rules(title: str, abstract: str = "") -> Screening:
     """The rule table's decision alone (what the title model learns from, and what decides with an abstract)."""
     title_only = not (abstract or "").strip()
@@ -1090,11 +1098,12 @@ def screen_by_rules(title: str, abstract: str = "") -> Screening:
         hits.append(named)
     rl, lm = _side(hits, "rl"), _side(hits, "lm")
     is_rl_llm = rl >= RL_LLM_THRESHOLD and lm >= RL_LLM_THRESHOLD
-    positive = _side(hits, "positive")
+    weighed = _method_hits(hits, title_only)
+    positive = _side(weighed, "positive")
     # A title alone proposes when it names a method or a method object; with an abstract, it must say so.
     proposing_rules = ("proposes", "title-name", "method-title") if title_only else ("proposes", "title-name")
-    proposes = any(h.rule in proposing_rules or (title_only and h.rule.startswith("method-")) for h in hits)
-    method_objects = {h.rule for h in hits if h.rule.startswith("method-") and h.rule != "method-algorithm"}
+    proposes = any(h.rule in proposing_rules or (title_only and h.rule.startswith("method-")) for h in weighed)
+    method_objects = {h.rule for h in weighed if h.rule.startswith("method-") and h.rule != "method-algorithm"}
     negatives = {kind: _side(hits, kind) for kind in NOT_GENERAL_KINDS}
     # With an abstract, a title that names the method (or its object) and an abstract that proposes it
     # outweigh the kind words around it ("the model judges its own answers" is not a reward-model paper).
@@ -1113,7 +1122,9 @@ def screen_by_rules(title: str, abstract: str = "") -> Screening:
         if title_only:
             method_score = min(method_score, TITLE_ONLY_GENERAL_THRESHOLD - 0.5)
     threshold = TITLE_ONLY_GENERAL_THRESHOLD if title_only else GENERAL_THRESHOLD
-    general = is_rl_llm and method_score >= threshold
+    # Contested evidence (another learner, or no training at all) keeps a paper, not a method claim.
+    contested = title_only and any(h.side in ("non-lm", "non-rl") for h in hits)
+    general = is_rl_llm and not contested and method_score >= threshold
     if not is_rl_llm:
         kind = "not-rl-llm"
         margin = min(rl, lm) - RL_LLM_THRESHOLD
