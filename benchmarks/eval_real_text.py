@@ -1,11 +1,13 @@
-"""Accuracy of failure classification, thread method naming and title-only screening on real text.
+"""Accuracy on real text: failure reports, thread method naming, screening and method extraction.
 
     python -m benchmarks.eval_real_text [--show-dev-errors] [--before]
 
 Reads titles from ../shared/data beside the repository (threads_dev.jsonl as labelled there;
 papers.jsonl joined with our labels in tests/data/papers_labelled.jsonl) and reports precision
 and recall separately on the development part and the held-out fifth (see benchmarks/real_text.py
-for the split). `--before` also scores the classifiers as they were at BASELINE_COMMIT (read with
+for the split). Screening is scored on titles alone and, for the papers we composed abstracts for
+(tests/data/composed_abstracts.jsonl), on title + abstract; method extraction on the labelled method
+names (from the text alone, without the arXiv id) and on the new Method nodes the loader would make. `--before` also scores the classifiers as they were at BASELINE_COMMIT (read with
 `git show`) and times both on 20,000 titles in the same run. Errors are listed for the development
 part only: held-out errors are not for designing rules.
 """
