@@ -7,9 +7,10 @@ papers.jsonl joined with our labels in tests/data/papers_labelled.jsonl) and rep
 and recall separately on the development part and the held-out fifth (see benchmarks/real_text.py
 for the split). Screening is scored on titles alone and, for the papers we composed abstracts for
 (tests/data/composed_abstracts.jsonl), on title + abstract; method extraction on the labelled method
-names (from the text alone, without the arXiv id) and on the new Method nodes the loader would make. `--before` also scores the classifiers as they were at BASELINE_COMMIT (read with
-`git show`) and times both on 20,000 titles in the same run. Errors are listed for the development
-part only: held-out errors are not for designing rules.
+names (from the text alone, without the arXiv id) and on the new Method nodes the loader would
+make. `--before` also scores the classifiers as they were at BASELINE_COMMIT (read with `git show`)
+and times both on 20,000 titles in the same run. Errors are listed for the development part only:
+held-out errors are not for designing rules.
 """
 
 from __future__ import annotations

@@ -75,7 +75,9 @@ def extraction_counts(rows: list[dict], finder, abstracts: dict[str, str] | None
     from uptake.loaders.link.proposals import creates_method
     from uptake.loaders.link.screening import screen_paper
 
-    counts = dict.fromkeys(("labelled", "from_text", "with_abstract", "with_abstract_right", "nodes", "right"), 0)
+    counts = dict.fromkeys(
+        ("labelled", "from_text", "with_abstract", "with_abstract_right", "nodes", "right"), 0
+    )
     for r in rows:
         label = r["method_name"]
         if label:

@@ -26,7 +26,6 @@ import sys
 from collections import Counter
 
 import numpy as np
-
 from uptake.benchmarks import real_text as rt
 from uptake.loaders.link import title_model
 from uptake.loaders.link.screening import rule_features, screen_by_rules
@@ -63,7 +62,9 @@ def _matrix(feature_sets: list[set[str]], vocabulary: list[str]) -> np.ndarray:
     return x
 
 
-def _fit(x: np.ndarray, y: np.ndarray, l2: float, steps: int = 1500, rate: float = 0.5) -> tuple[np.ndarray, float]:
+def _fit(
+    x: np.ndarray, y: np.ndarray, l2: float, steps: int = 1500, rate: float = 0.5
+) -> tuple[np.ndarray, float]:
     w, b = np.zeros(x.shape[1]), 0.0
     for _ in range(steps):
         p = 1.0 / (1.0 + np.exp(-(x @ w + b)))
@@ -74,7 +75,9 @@ def _fit(x: np.ndarray, y: np.ndarray, l2: float, steps: int = 1500, rate: float
 
 
 def _scores(p: np.ndarray, y: np.ndarray, threshold: float) -> tuple[float, float]:
-    precision, recall, *_ = rt.precision_recall(zip((p >= threshold).tolist(), y.astype(bool).tolist()))
+    precision, recall, *_ = rt.precision_recall(
+        zip((p >= threshold).tolist(), y.astype(bool).tolist(), strict=True)
+    )
     return precision, recall
 
 
@@ -116,19 +119,27 @@ def train(rows: list[dict]) -> dict:
         for l2 in L2_GRID:
             p = _cross_validated(x, y, folds, l2)
             threshold, precision, recall = _threshold(p, y, target)
-            trials.append((recall if target == "rl_llm" else precision + recall, l2, threshold, precision, recall))
+            trials.append(
+                (recall if target == "rl_llm" else precision + recall, l2, threshold, precision, recall)
+            )
             print(f"  {target:<7} l2 {l2:<5} threshold {threshold:.2f}  CV P={precision:.3f} R={recall:.3f}")
         _, l2, threshold, precision, recall = max(trials)
         w, b = _fit(x, y, l2)
-        weights = {f: round(float(v), 4) for f, v in zip(vocabulary, w) if abs(v) >= 0.01}
+        weights = {f: round(float(v), 4) for f, v in zip(vocabulary, w, strict=True) if abs(v) >= 0.01}
         model["weights"][target] = {"bias": round(float(b), 4), **weights}
         model["thresholds"][target] = threshold
-        model["cross_validation"][target] = {"l2": l2, "precision": round(precision, 3), "recall": round(recall, 3)}
+        model["cross_validation"][target] = {
+            "l2": l2,
+            "precision": round(precision, 3),
+            "recall": round(recall, 3),
+        }
     return model
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--dry-run", action="store_true", help="train and print, write nothing")
     args = parser.parse_args()
     if not rt.available():
@@ -137,7 +148,9 @@ def main() -> None:
     model = train(rows)
     print(json.dumps(model["thresholds"]), json.dumps(model["cross_validation"]))
     if not args.dry_run:
-        title_model.MODEL_FILE.write_text(json.dumps(model, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+        title_model.MODEL_FILE.write_text(
+            json.dumps(model, indent=0, sort_keys=True) + "\n", encoding="utf-8"
+        )
         print(f"wrote {title_model.MODEL_FILE.relative_to(rt.REPO)}")
 
 

@@ -173,7 +173,9 @@ def test_several_names_and_spelled_out_names_in_one_title():
         "clip-high",
     ]
     spelled = CASE_FINDER.find(None, "Group Expectation Policy Optimization for Stable RL in LLMs")
-    assert [(p.name, p.rule) for p in spelled] == [("Group Expectation Policy Optimization", "title-long-name")]
+    assert [(p.name, p.rule) for p in spelled] == [
+        ("Group Expectation Policy Optimization", "title-long-name")
+    ]
     # the sentence around a name is not part of it, and baselines spelled out are not proposals
     assert CASE_FINDER.find(None, "Beyond Proximal Clipping: A Study") == []
     assert CASE_FINDER.find(None, "Group Relative Policy Optimization for Code") == []

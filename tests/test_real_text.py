@@ -146,7 +146,9 @@ def test_title_and_abstract_screening_on_held_out_papers(capsys):
     rows = [r for r in _held_out(rt.labelled_papers(), lambda r: r["arxiv_id"]) if r["arxiv_id"] in abstracts]
     decisions = [(screen_paper(r["title"], abstracts[r["arxiv_id"]]), r) for r in rows]
     assert all(json.loads(s.reasons())["input"] == "title+abstract" for s, _ in decisions)
-    precision, recall, *_ = rt.precision_recall((s.is_general_method, r["is_general_method"]) for s, r in decisions)
+    precision, recall, *_ = rt.precision_recall(
+        (s.is_general_method, r["is_general_method"]) for s, r in decisions
+    )
     with capsys.disabled():
         print(f"\nheld-out title+abstract screening, general method: P={precision:.3f} R={recall:.3f}")
     floor = HELD_OUT_FLOORS["general-method-with-abstract"]

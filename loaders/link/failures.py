@@ -133,7 +133,10 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
             rf"\b{_VALUES}\w*\s*(?:突然|一直|始终)?(?:变为|变成|为|是|等于)\s*0(?![\d.])",
         ),
         # "reward到一定step之后不上涨": a value that stops rising or falling, said in Chinese
-        ("value-stalls-cjk", rf"\b{_VALUES}\w*[^。.\n]{{0,30}}?(?:不(?:再)?(?:上涨|增长|增加|提升|下降|降低|变化|变)|没有?(?:上涨|增长|提升|变化))"),
+        (
+            "value-stalls-cjk",
+            rf"\b{_VALUES}\w*[^。.\n]{{0,30}}?(?:不(?:再)?(?:上涨|增长|增加|提升|下降|降低|变化|变)|没有?(?:上涨|增长|提升|变化))",
+        ),
         (
             "not-converging",
             r"\b(?:(?:does ?n[o']t|did ?n[o']t|not|never|fail\w* to|won'?t|can ?not|can't) converg\w*|"
@@ -208,7 +211,8 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
         (
             "version-question",
             r"\bwhich (?:\w+[ -])?versions? (?:of \w+ )?(?:for|to|should|do|does|is|works?|with)\b|"
-            r"\bversion (?:conflicts?|mismatch\w*|incompatib\w*)|\bincompatib\w*|\bdependency (?:conflicts?|issues?)\b",
+            r"\bversion (?:conflicts?|mismatch\w*|incompatib\w*)|\bincompatib\w*|"
+            r"\bdependency (?:conflicts?|issues?)\b",
         ),
         (
             "install-fails",
@@ -219,7 +223,8 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
     "wrong-result": (
         (
             "metric-debug",
-            r"\b(?:accuracy|rewards?|loss|scores?|eval\w*|metrics?)\b (?:\w+ )?(?:debug\w*|gap|discrepanc\w*)\b",
+            r"\b(?:accuracy|rewards?|loss|scores?|eval\w*|metrics?)\b "
+            r"(?:\w+ )?(?:debug\w*|gap|discrepanc\w*)\b",
         ),
         (
             "wrong-output",
@@ -253,7 +258,10 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
         ),
         ("fails", r"\bfail(?:s|ed|ing|ures?)?\b|失败"),
         ("crashes", r"\b(?:crash\w*|killed|aborts?|aborted|dies|died)\b|中断"),
-        ("unexpected-exit", r"\b(?:strange|unexpected|random|sudden|silent)\w* (?:kill|exit|termination|death)s?\b"),
+        (
+            "unexpected-exit",
+            r"\b(?:strange|unexpected|random|sudden|silent)\w* (?:kill|exit|termination|death)s?\b",
+        ),
         (
             "stops",
             r"\b(?:training|run|job|process|worker|rollout|generation)s? (?:stops?|stopped|exits?|exited|"
@@ -382,7 +390,9 @@ _PACKAGING = re.compile(
     r"build(?:ing)? (?:the )?wheels?|compil(?:e|er|ing)|CI|unit tests?)\b",
     re.IGNORECASE,
 )
-_BUILDING = re.compile(r"\b(?:build(?:ing)? (?:the )?wheels?|compil(?:e|er|ing)|CI|unit tests?)\b", re.IGNORECASE)
+_BUILDING = re.compile(
+    r"\b(?:build(?:ing)? (?:the )?wheels?|compil(?:e|er|ing)|CI|unit tests?)\b", re.IGNORECASE
+)
 _DOCS = re.compile(r"\b(?:docs?|documentation|readme|typos?|links?|docstrings?)\b", re.IGNORECASE)
 _BUG_LABEL = re.compile(r"\b(?:bug|crash|regression|defect)\b", re.IGNORECASE)
 # Symptoms that count only in text about training (the others are failures of any run).

@@ -101,14 +101,18 @@ class MethodMatcher:
             rule, confidence = ("alias-exact", 0.9) if exact else ("alias-ci", 0.75)
             return MethodMatch(slug, alias, m.group(0), m.start(), rule, confidence)
         window = text[max(0, m.start() - _CONTEXT_WINDOW) : m.end() + _CONTEXT_WINDOW]
-        if exact and (_RL_CONTEXT.search(window.replace(m.group(0), " ")) or self._listed_with_method(text, m)):
+        if exact and (
+            _RL_CONTEXT.search(window.replace(m.group(0), " ")) or self._listed_with_method(text, m)
+        ):
             return MethodMatch(slug, alias, m.group(0), m.start(), "ambiguous-alias-in-context", 0.6)
         return None
 
     def _listed_with_method(self, text: str, m: re.Match) -> bool:
         after = _LISTED_AFTER.match(text, m.end())
         before = _LISTED_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
-        return any(n and n.group(1) != m.group(0) and n.group(1) in self._all_spellings for n in (after, before))
+        return any(
+            n and n.group(1) != m.group(0) and n.group(1) in self._all_spellings for n in (after, before)
+        )
 
 
 # --- Aliases as they appear in code and configs -------------------------------------------------

@@ -179,7 +179,8 @@ class Proposal:
     name: str  # as the paper writes it
     long_name: str | None
     known: bool  # a catalog method
-    rule: str  # catalog-arxiv-id, title-name, title-long-name, title-acronym, abstract-acronym, we-propose, apposition
+    # catalog-arxiv-id, title-name, title-long-name, title-acronym, abstract-acronym, we-propose, apposition
+    rule: str
     field: str  # title, abstract, catalog
     text: str  # the words matched
     confidence: float
@@ -213,15 +214,19 @@ def _named_after(text: str, start: int) -> str | None:
 
 
 def _title_case_word(token: str) -> bool:
-    """"Remax", "Vapo", "V-star": a name whose capitals a title's casing may have lost."""
+    """ "Remax", "Vapo", "V-star": a name whose capitals a title's casing may have lost."""
     return re.fullmatch(r"[A-Z](?:[a-z]{2,}(?:-[A-Za-z]+)?|-[a-z]{3,})(?:\+\+)?", token) is not None
 
 
 def _two_word_name(prefix: str) -> str | None:
-    """"Constitutional AI", "S2 R": two capitalised words, one of them capitals or digits only, read
+    """ "Constitutional AI", "S2 R": two capitalised words, one of them capitals or digits only, read
     as one name (the spaces are dropped for matching, kept in the name)."""
     words = prefix.split()
-    if len(words) == 2 and all(w[:1].isupper() for w in words) and any(re.fullmatch(r"[A-Z0-9]+", w) for w in words):
+    if (
+        len(words) == 2
+        and all(w[:1].isupper() for w in words)
+        and any(re.fullmatch(r"[A-Z0-9]+", w) for w in words)
+    ):
         return prefix if looks_like_method_name(prefix.replace(" ", "")) else None
     return None
 
@@ -233,7 +238,12 @@ def _long_names(title: str) -> list[tuple[str, str]]:
         words = m.group("long").split()
         long_name = " ".join(words)
         generic = any(normalize_name(w) in ("rl", "llm", "llms", "lm", "rlhf", "rlvr") for w in words)
-        if not generic and not _NOT_NAME_START.match(words[0]) and len(words) >= 2 and initials(long_name) not in _BASELINE_INITIALS:
+        if (
+            not generic
+            and not _NOT_NAME_START.match(words[0])
+            and len(words) >= 2
+            and initials(long_name) not in _BASELINE_INITIALS
+        ):
             found.append((long_name, m.group(0).strip()))
     return found
 
@@ -272,8 +282,7 @@ class ProposalFinder:
     def __init__(self, methods: Iterable):
         self._methods = list(methods)
         self._by_name: dict[str, str] = {}  # name_key -> slug
-        self._by_folded: dict[str, str] = {}  # normalize_name -> slug: for the arXiv-id exception
-        self._keys: dict[str, set[str]] = {}  # slug -> its names' keys
+        self._keys: dict[str, set[str]] = {}  # slug -> its names, case folded: for the arXiv-id exception
         self._by_paper: dict[str, list[str]] = {}
         self._paper_of: dict[str, str] = {}
         for method in self._methods:
@@ -282,7 +291,6 @@ class ProposalFinder:
                 if "_" in alias or "=" in alias or "/" in alias:
                     continue
                 self._by_name.setdefault(name_key(alias), method.slug)
-                self._by_folded.setdefault(normalize_name(alias), method.slug)
                 self._keys.setdefault(method.slug, set()).add(normalize_name(alias))
             if getattr(method, "arxiv_id", None):
                 self._by_paper.setdefault(method.arxiv_id, []).append(method.slug)
@@ -294,7 +302,7 @@ class ProposalFinder:
         long_names = _long_names(title)
         if m := _TITLE_COLON.match(title):
             prefix = m.group("name")
-            # "Dr. GRPO:" is a catalog name with a space; otherwise each listed part must be one name-shaped token.
+            # "Dr. GRPO:" is a catalog name with a space; otherwise each listed part must be one name.
             parts = [prefix] if name_key(prefix) in self._by_name else _NAME_LIST.split(prefix)
             for part in parts:
                 two_words = _two_word_name(part)
@@ -319,7 +327,14 @@ class ProposalFinder:
         """(name, long name, rule, field, matched text, kind), in order of certainty."""
         yield from self._title_candidates(title)
         for m in _LONG_WITH_ACRONYM.finditer(abstract):
-            yield m.group("name"), m.group("long").strip(), "abstract-acronym", "abstract", m.group(0), "method"
+            yield (
+                m.group("name"),
+                m.group("long").strip(),
+                "abstract-acronym",
+                "abstract",
+                m.group(0),
+                "method",
+            )
         for m in _PROPOSE.finditer(abstract):
             if named := _named_after(abstract, m.end()):
                 text = abstract[m.start() : m.end()] + " ... " + named

@@ -1089,7 +1089,8 @@ def _method_hits(hits: list[RuleHit], title_only: bool) -> list[RuleHit]:
 
 
 def screen_by_rules(title: str, abstract: str = "") -> Screening:
-    """The rule table's decision alone (what the title model learns from, and what decides with an abstract)."""
+    """The rule table's decision alone: what the title model learns from, and what decides with an
+    abstract."""
     title_only = not (abstract or "").strip()
     hits = _hits(title or "", abstract or "")
     named = _name_hit(title or "")
@@ -1102,8 +1103,12 @@ def screen_by_rules(title: str, abstract: str = "") -> Screening:
     positive = _side(weighed, "positive")
     # A title alone proposes when it names a method or a method object; with an abstract, it must say so.
     proposing_rules = ("proposes", "title-name", "method-title") if title_only else ("proposes", "title-name")
-    proposes = any(h.rule in proposing_rules or (title_only and h.rule.startswith("method-")) for h in weighed)
-    method_objects = {h.rule for h in weighed if h.rule.startswith("method-") and h.rule != "method-algorithm"}
+    proposes = any(
+        h.rule in proposing_rules or (title_only and h.rule.startswith("method-")) for h in weighed
+    )
+    method_objects = {
+        h.rule for h in weighed if h.rule.startswith("method-") and h.rule != "method-algorithm"
+    }
     negatives = {kind: _side(hits, kind) for kind in NOT_GENERAL_KINDS}
     # With an abstract, a title that names the method (or its object) and an abstract that proposes it
     # outweigh the kind words around it ("the model judges its own answers" is not a reward-model paper).
