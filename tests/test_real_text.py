@@ -28,7 +28,7 @@ HELD_OUT_FLOORS = {
     "failure": (0.90, 0.80),
     "methods": (0.95, 0.80),
     "rl-for-lm": (0.90, 0.70),
-    "general-method": (0.70, 0.70),  # 77 titles, 17 positive: one paper moves either by ~0.05
+    "general-method": (0.75, 0.75),  # 77 titles, 17 positive: one paper moves either by ~0.06
     "general-method-with-abstract": (0.90, 0.85),
 }
 # Method extraction on the held-out fifth: the labelled method found from the title alone, and the
