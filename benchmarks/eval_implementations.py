@@ -28,10 +28,12 @@ Scores, per framework and overall:
 
 Leave-one-framework-out (`--leave-one-out`, on the development frameworks): for each development
 framework F, the catalog aliases that exist only because of F are dropped and F is mined again
-with what is left. An alias (an entry of a method's `aliases`, not its name or arXiv id) exists
-only because of F when, across the full histories of all the development frameworks (added lines
-of every file the miner reads, and commit messages), it occurs in F's and in no other's. An alias
-that occurs nowhere is kept: nothing shows which framework it was written for. Occurrence is exact
+with what is left. An alias (an entry of a method's `aliases`) exists only because of F when,
+across the full histories of all the development frameworks (added lines of every file the miner
+reads, and commit messages), it occurs in F's and in no other's. Kept whatever the histories say:
+an alias that is the method's own name or slug up to case and punctuation (`SimPO`, `simpo`,
+`dr_grpo`), which comes from the paper, not from a framework, and an alias that occurs nowhere,
+since nothing shows which framework it was written for. Occurrence is exact
 text: a plain identifier as a whole token (letters, digits, underscore), a `key=value` alias as
 both tokens on one line, any other alias as a substring bounded by non-identifier characters.
 Which aliases occur where is cached per repository head under .cache/eval-implementations/.
@@ -211,6 +213,15 @@ def aliases_in_history(git_dir: Path, aliases: set[str]) -> set[str]:
     return found
 
 
+def _spelling(text: str) -> str:
+    return re.sub(r"[^a-z0-9+]", "", text.lower())
+
+
+def framework_aliases(methods: list) -> set[str]:
+    """The aliases a framework could have brought: all but each method's own name or slug respelled."""
+    return {a for m in methods for a in m.aliases if _spelling(a) not in {_spelling(m.name), _spelling(m.slug)}}
+
+
 def framework_only_aliases(occurrences: dict[str, set[str]], framework: str) -> set[str]:
     """Aliases that occur in `framework`'s history and in no other development framework's."""
     others = set().union(*(found for fw, found in occurrences.items() if fw != framework))
@@ -350,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"skipped leave-one-out: no development set at {args.data}")
             return 0
         frameworks = by_framework(*dev)
-        aliases = {a for m in methods for a in m.aliases}
+        aliases = framework_aliases(methods)
         occurrences = {
             fw: aliases_in_history(resolve_repository(find_mirror(args.mirrors, info["repo"])), aliases)
             for fw, info in frameworks.items()
