@@ -196,8 +196,8 @@ def aliases_in_history(git_dir: Path, aliases: set[str]) -> set[str]:
         return set(json.loads(cached.read_text()))
     matcher = AliasMatcher(aliases)
     excludes = [f":(exclude,literal){p}" for p in _missing_paths(git_dir)]
-    cmd = ["git", "--git-dir", str(git_dir), "log", "-p", "-U0", "--no-color", "--no-renames", "--no-ext-diff",
-           "--no-textconv", "--format=%x1e%B", "HEAD", "--", ".", *excludes]  # fmt: skip
+    cmd = ["git", "--git-dir", str(git_dir), "log", "-p", "-U0", "--no-color", "--no-renames",
+           "--no-ext-diff", "--no-textconv", "--format=%x1e%B", "HEAD", "--", ".", *excludes]  # fmt: skip
     found: set[str] = set()
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, errors="replace") as proc:
         in_message = False
@@ -219,7 +219,9 @@ def _spelling(text: str) -> str:
 
 def framework_aliases(methods: list) -> set[str]:
     """The aliases a framework could have brought: all but each method's own name or slug respelled."""
-    return {a for m in methods for a in m.aliases if _spelling(a) not in {_spelling(m.name), _spelling(m.slug)}}
+    return {
+        a for m in methods for a in m.aliases if _spelling(a) not in {_spelling(m.name), _spelling(m.slug)}
+    }
 
 
 def framework_only_aliases(occurrences: dict[str, set[str]], framework: str) -> set[str]:
@@ -256,8 +258,9 @@ class Score:
         med = statistics.median(self.errors) if self.errors else float("nan")
         p90 = sorted(self.errors)[math.ceil(0.9 * len(self.errors)) - 1] if self.errors else float("nan")
         return (
-            f"{name:12} {self.correct:3} correct {self.false:3} false {self.missed:3} missed  precision {p:.3f}"
-            f"  recall {r:.3f}  exact first commit {ex:.3f}  date error median {med:g} d, p90 {p90:g} d"
+            f"{name:12} {self.correct:3} correct {self.false:3} false {self.missed:3} missed"
+            f"  precision {p:.3f}  recall {r:.3f}  exact first commit {ex:.3f}"
+            f"  date error median {med:g} d, p90 {p90:g} d"
         )
 
 
@@ -271,7 +274,11 @@ def score_framework(fw: str, first: dict, positives: list, negatives: list, know
         found = first.get(m)
         if m not in known or found is None:
             s.missed += 1
-            why = "not in the catalog" if m not in known else f"no IMPLEMENTS (truth {row['first_commit_sha'][:10]})"
+            why = (
+                "not in the catalog"
+                if m not in known
+                else f"no IMPLEMENTS (truth {row['first_commit_sha'][:10]})"
+            )
             lines.append(f"MISS  {fw:9} {m:22} {why}")
             continue
         c, link = found
@@ -296,7 +303,9 @@ def score_framework(fw: str, first: dict, positives: list, negatives: list, know
         if m in first:
             c, link = first[m]
             s.false += 1
-            lines.append(f"FALSE {fw:9} {m:22} found {c.sha[:10]} ({link.rule} {link.location} {link.identifier!r})")
+            lines.append(
+                f"FALSE {fw:9} {m:22} found {c.sha[:10]} ({link.rule} {link.location} {link.identifier!r})"
+            )
     return s, lines
 
 
@@ -316,7 +325,9 @@ def evaluate(title: str, frameworks: dict, methods_for, args, known: set) -> Non
         t0 = time.perf_counter()
         commits = mine_all(find_mirror(args.mirrors, info["repo"]), methods_for(fw), args.workers)
         print(f"{fw}: {len(commits)} commits mined in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-        s, fw_lines = score_framework(fw, first_implementations(commits), info["pos"], info["neg"], known, args.show_all)
+        s, fw_lines = score_framework(
+            fw, first_implementations(commits), info["pos"], info["neg"], known, args.show_all
+        )
         total.add(s)
         lines += fw_lines
         summary.append(s.line(fw))
@@ -369,8 +380,8 @@ def main(argv: list[str] | None = None) -> int:
         dropped = {fw: framework_only_aliases(occurrences, fw) for fw in frameworks}
         for fw, gone in dropped.items():
             print(f"{fw}: {len(gone)} aliases only in its history, dropped: {', '.join(sorted(gone))}")
-        evaluate("leave-one-framework-out (dev)", frameworks, lambda fw: without_aliases(methods, dropped[fw]),
-                 args, known)  # fmt: skip
+        without = {fw: without_aliases(methods, gone) for fw, gone in dropped.items()}
+        evaluate("leave-one-framework-out (dev)", frameworks, without.__getitem__, args, known)
     return 0
 
 
