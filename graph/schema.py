@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 # Bump when a declaration below changes in a way an existing store cannot absorb.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 PROPERTY_TYPES = ("STRING", "INT64", "DOUBLE", "BOOL", "DATE", "STRING[]")
 
@@ -94,6 +94,7 @@ _THREAD_PROPS = (
     Prop("first_maintainer_reply_date", "DATE"),
     Prop("labels", "STRING[]"),
     Prop("url"),
+    Prop("source_kind", doc="git: known from commit messages only; github: read from the API"),
 )
 
 NODE_TYPES: dict[str, NodeType] = {
@@ -228,8 +229,9 @@ NODE_TYPES: dict[str, NodeType] = {
                 Prop("confidence", "DOUBLE"),
                 Prop("location"),
                 Prop("identifier"),
+                Prop("source_kind", doc="issue: from the thread; git: from a fix commit's subject"),
             ),
-            "A training failure reported in an issue.",
+            "A training failure reported in an issue, or stated by the commit that fixed it.",
         ),
         NodeType(
             "ModelReport",
@@ -294,7 +296,7 @@ REL_TYPES: dict[str, RelType] = {
         RelType("CITES", (("Issue", "Paper"), ("PullRequest", "Paper")), EVIDENCE),
         RelType("NAMES", (("Issue", "Method"), ("PullRequest", "Method")), EVIDENCE),
         RelType("FIXES", (("Commit", "Issue"), ("PullRequest", "Issue")), EVIDENCE),
-        RelType("REPORTED_IN", (("FailureReport", "Issue"),)),
+        RelType("REPORTED_IN", (("FailureReport", "Issue"), ("FailureReport", "Commit"))),
         RelType("AFFECTS", (("FailureReport", "Method"), ("FailureReport", "Framework")), EVIDENCE),
         RelType("STATES_USE_OF", (("ModelReport", "Method"),), EVIDENCE),
         RelType("SUPPORTS", (("Framework", "Method"),), EVIDENCE),

@@ -109,23 +109,28 @@ def register(app, load_app, connect, fail) -> None:
     ) -> None:
         """Mine every catalog framework's full history and write the data release files."""
         from ...loaders.git import mine_repository
-        from ...loaders.release import find_repository, write_release
+        from ...loaders.link.methods import MethodMatcher
+        from ...loaders.release import find_repository, framework_history, write_release
         from ...loaders.repository import GitError, clone_or_fetch
+        from ...loaders.rules import GitTree, RulesError, rule_records
 
         catalog = read_catalog_or_fail(fail)
         entries = _selected(catalog, framework, fail)
         methods = list(catalog.methods.values())
-        facts = []
+        matcher = MethodMatcher(methods)
+        facts, extras = [], {}
         for entry in entries:
             try:
                 path = find_repository(mirrors, entry.repo) if mirrors else clone_or_fetch(entry.repo)
                 facts.append(mine_repository(entry.slug, path, methods, workers))
-            except (GitError, FileNotFoundError) as exc:
+                rules = list(rule_records(entry.slug, GitTree(path, facts[-1].head)))
+            except (GitError, FileNotFoundError, RulesError) as exc:
                 fail(f"{entry.slug}: {exc}")
+            extras[entry.slug] = (framework_history(facts[-1], entry.repo, matcher), rules)
             typer.echo(
                 f"{entry.slug}: {len(facts[-1].commits)} commits mined{facts[-1].incomplete_note()}", err=True
             )
-        counts = write_release(facts, out)
+        counts = write_release(facts, out, extras)
         typer.echo(", ".join(f"{name}: {n}" for name, n in counts.items()))
 
     @release_app.command("load")
