@@ -91,6 +91,26 @@ def read_list_catalog(path: Path | None = None) -> dict[str, PaperList]:
     return lists
 
 
+# Files read from a list the catalog does not know.
+DEFAULT_PATHS = ("README.md", "*.bib", "*.json")
+
+
+def list_entry_for(path: Path, name: str | None = None, catalog: Path | None = None) -> PaperList:
+    """The catalog entry of a fetched list, by `owner/name` or by the folder's name
+    (`owner+name`, `owner+name/repo`, `name`); an unknown list gets the default paths."""
+    lists = read_list_catalog(catalog)
+    if name:
+        return lists.get(name.lower()) or PaperList(name, DEFAULT_PATHS)
+    folder = Path(path).resolve()
+    folder = folder.parent if folder.name in ("repo", ".git") else folder
+    stem = folder.name.removesuffix(".git")
+    for entry in lists.values():
+        owner, repo = entry.repo.lower().split("/")
+        if stem.lower() in (f"{owner}+{repo}", repo):
+            return entry
+    return PaperList(stem, DEFAULT_PATHS)
+
+
 # -- reading a fetched repository ----------------------------------------------
 
 

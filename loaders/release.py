@@ -37,6 +37,7 @@ from .input_files import INT64_MAX, check_known_fields, json_objects
 from .link.failures import FailureVerdict
 from .link.history import CommitFailure, HistoryCommit, HistoryFacts, failure_key, history_facts
 from .link.methods import MethodMatcher
+from .repository import run_git
 
 DATA_FOLDER = Path(__file__).resolve().parent.parent / "data" / "git"
 FILES = (
@@ -61,10 +62,23 @@ class ReleaseError(InputError):
 # --- writing -------------------------------------------------------------------------------------
 
 
-def framework_history(facts: RepositoryFacts, repo: str, matcher: MethodMatcher | None) -> HistoryFacts:
-    """Pull requests, fixes and stated failures in one mined history (pure)."""
-    commits = (HistoryCommit(c.sha, c.commit_date, c.message) for c in facts.commits)
+def framework_history(
+    facts: RepositoryFacts, repo: str, matcher: MethodMatcher | None, git_dir: Path | None = None
+) -> HistoryFacts:
+    """Pull requests, fixes and stated failures in one mined history. The miner keeps only
+    subjects; with `git_dir` the whole messages are read (closing keywords sit in bodies, and a
+    merge commit's title is its second line)."""
+    messages = dict(_whole_messages(git_dir, facts.head)) if git_dir else {}
+    commits = (HistoryCommit(c.sha, c.commit_date, messages.get(c.sha, c.message)) for c in facts.commits)
     return history_facts(commits, repo, matcher)
+
+
+def _whole_messages(git_dir: Path, head: str) -> Iterator[tuple[str, str]]:
+    out = run_git(git_dir, "log", head, "--format=%H%x1f%B%x1e")
+    for entry in out.split("\x1e"):
+        sha, sep, message = entry.strip("\n").partition("\x1f")
+        if sep:
+            yield sha, message
 
 
 def release_rows(

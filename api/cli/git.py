@@ -126,12 +126,36 @@ def register(app, load_app, connect, fail) -> None:
                 rules = list(rule_records(entry.slug, GitTree(path, facts[-1].head)))
             except (GitError, FileNotFoundError, RulesError) as exc:
                 fail(f"{entry.slug}: {exc}")
-            extras[entry.slug] = (framework_history(facts[-1], entry.repo, matcher), rules)
+            extras[entry.slug] = (framework_history(facts[-1], entry.repo, matcher, path), rules)
             typer.echo(
                 f"{entry.slug}: {len(facts[-1].commits)} commits mined{facts[-1].incomplete_note()}", err=True
             )
         counts = write_release(facts, out, extras)
+        if mirrors:
+            papers_out = (out.parent / "papers" / "papers.jsonl.gz") if out else None
+            counts["papers.jsonl.gz"] = _release_papers(mirrors, out, papers_out, catalog)
         typer.echo(", ".join(f"{name}: {n}" for name, n in counts.items()))
+
+    def _release_papers(mirrors: Path, git_folder: Path | None, out: Path | None, catalog) -> int:
+        """The catalog's paper lists found among the mirrors, and every paper the release cites."""
+        import json
+
+        from ...loaders.paper_lists import ListRepository, merge_papers, read_list, read_list_catalog
+        from ...loaders.paper_release import paper_rows, write_papers
+        from ...loaders.release import DATA_FOLDER, find_repository
+
+        lists = read_list_catalog()
+        listed = []
+        for entry in lists.values():
+            try:
+                listed += read_list(ListRepository(find_repository(mirrors, entry.repo)), entry)
+            except FileNotFoundError:
+                typer.echo(f"paper list {entry.repo}: no copy under {mirrors}; skipped", err=True)
+        links = (git_folder or DATA_FOLDER) / "links.jsonl"
+        cited = {r["key"] for r in map(json.loads, links.open()) if r["label"] == "Paper"}
+        cited |= {m.arxiv_id for m in catalog.methods.values() if m.arxiv_id}
+        merged = merge_papers(listed, [e.repo for e in lists.values()])
+        return write_papers(paper_rows(merged, cited), out)
 
     @release_app.command("load")
     def release_load(
