@@ -6,11 +6,11 @@
 // returns: thread, framework, answered
 // graph: nodes=framework:Framework
 MATCH (p:Paper)<-[:CITES]-(t)-[:PART_OF]->(f:Framework)
-WHERE p.is_general_method = true AND p.published_day >= $since_day AND p.published_day <= $until_day
-  AND (size($frameworks) = 0 OR f.slug IN $frameworks)
+WHERE p.is_general_method = true AND coalesce(p.published_day, p.month_day) >= $since_day
+  AND coalesce(p.published_day, p.month_day) <= $until_day AND (size($frameworks) = 0 OR f.slug IN $frameworks)
 RETURN t.id AS thread, f.slug AS framework, t.first_maintainer_reply_date IS NOT NULL AS answered
 UNION
 MATCH (p:Paper)-[:PROPOSES]->(:Method)<-[:NAMES]-(t)-[:PART_OF]->(f:Framework)
-WHERE p.is_general_method = true AND p.published_day >= $since_day AND p.published_day <= $until_day
-  AND (size($frameworks) = 0 OR f.slug IN $frameworks)
+WHERE p.is_general_method = true AND coalesce(p.published_day, p.month_day) >= $since_day
+  AND coalesce(p.published_day, p.month_day) <= $until_day AND (size($frameworks) = 0 OR f.slug IN $frameworks)
 RETURN t.id AS thread, f.slug AS framework, t.first_maintainer_reply_date IS NOT NULL AS answered

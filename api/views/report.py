@@ -66,6 +66,7 @@ class StudyRows:
     maintainer_orgs: list[dict[str, Any]]
     proposals: list[dict[str, Any]]
     widely: list[dict[str, Any]]
+    population: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -96,6 +97,7 @@ def fetch_rows(store: Store, window: StudyWindow) -> StudyRows:
         maintainer_orgs=_run(store, "report-maintainer-organizations", scope),
         proposals=_run(store, "report-proposals", dated),
         widely=_run(store, "report-widely-included-methods", {**scope, "min_frameworks": window.widely}),
+        population=(_run(store, "report-population", {}) or [{}])[0],
     )
 
 
@@ -183,6 +185,7 @@ def compute_measures(rows: StudyRows, window: StudyWindow) -> dict[str, Any]:
     stated = [m for m in rows.widely if m["stating_reports"] > 0]
 
     return {
+        "population": _population(rows.population, papers),
         "window": {
             "from": window.since.isoformat(),
             "to": window.until.isoformat(),
@@ -226,6 +229,54 @@ def compute_measures(rows: StudyRows, window: StudyWindow) -> dict[str, Any]:
     }
 
 
+def _population(counts: dict[str, Any], papers: list[dict]) -> dict[str, Any]:
+    """Who the measures speak of: the graph's papers, what they were screened on, how dated."""
+    return {
+        **counts,
+        "window_general_methods_dated_by_month": sum(1 for p in papers if p.get("date_precision") == "month"),
+        "window_general_methods_screened_on_title": sum(1 for p in papers if p.get("screened_on") == "title"),
+    }
+
+
+# What fills a section that came out empty, and the command that loads it.
+EMPTY_NOTES = {
+    "papers": (
+        "No paper in the window is screened as a general method. Papers are screened as they load: "
+        "`uptake build` screens the release's papers (curated lists, framework citations) on their "
+        "titles alone; `uptake load lists --repo PATH` adds a fetched list, and `uptake load arxiv "
+        "--ids ... | --snapshot FILE` screens on abstracts."
+    ),
+    "included": (
+        "No general-method paper of the window proposes a method a chosen framework implements: "
+        "inclusions need PROPOSES links (catalog methods, or methods found in abstracts by `uptake "
+        "load arxiv`) and implementing commits (`uptake build`, then `uptake update` for new ones)."
+    ),
+    "threads": (
+        "No issue or pull request with its text is loaded: the data release knows pull requests only "
+        "by their merge commits, so nothing cites a paper or names a method yet. Load threads with "
+        "`uptake load github --framework NAME` (set GITHUB_TOKEN for the rate limit)."
+    ),
+    "widely": (
+        "No method is implemented in that many chosen frameworks; lower `--widely` or load more "
+        "histories (`uptake update`)."
+    ),
+}
+
+
+def empty_sections(result: dict[str, Any]) -> dict[str, str]:
+    """A note for each section without data: what would fill it and which command loads it."""
+    notes = {}
+    if result["general_methods"]["papers"] == 0:
+        notes["papers"] = EMPTY_NOTES["papers"]
+    elif result["general_methods"]["included"] == 0:
+        notes["included"] = EMPTY_NOTES["included"]
+    if result["proposals"]["threads"] == 0 and not result.get("population", {}).get("threads_from_github"):
+        notes["threads"] = EMPTY_NOTES["threads"]
+    if result["widely_included_methods"]["methods"] == 0:
+        notes["widely"] = EMPTY_NOTES["widely"]
+    return notes
+
+
 def _median(values: list[int]) -> float | None:
     if not values:
         return None
@@ -262,19 +313,50 @@ def _comparison_table(comparison: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _population_lines(pop: dict[str, Any]) -> list[str]:
+    if not pop.get("papers"):
+        return ["The graph holds no papers: run `uptake build`.", ""]
+    return [
+        f"The graph holds {pop['papers']} papers, {pop.get('titled', 0)} with a title "
+        f"({pop.get('from_lists', 0)} named by curated lists or the frameworks' documentation). "
+        f"{pop.get('screened', 0)} are screened: {pop.get('screened_on_abstract', 0)} on title and "
+        f"abstract, {pop.get('screened_on_title', 0)} on the title alone (less sure); "
+        f"{pop.get('general_methods', 0)} propose a general method. {pop.get('dated_by_day', 0)} are dated "
+        f"to the day (arXiv metadata), {pop.get('dated_by_month', 0)} only to the month of their arXiv id: "
+        "their latencies count from the 1st of that month.",
+        f"Threads: {pop.get('threads_from_github', 0)} issues and pull requests read from GitHub; "
+        f"{pop.get('pulls_from_git', 0)} pull requests and {pop.get('issues_from_git', 0)} issues known only "
+        "from commit messages (numbers, titles of merged pull requests; no comments).",
+        "",
+    ]
+
+
 def render_markdown(result: dict[str, Any]) -> str:
     w, g = result["window"], result["general_methods"]
+    pop = result.get("population", {})
+    notes = empty_sections(result)
+
+    def note(key: str) -> list[str]:
+        return [f"> {notes[key]}", ""] if key in notes else []
+
     lines = [
         "# Uptake study report",
         "",
         f"Papers first published {w['from']} to {w['to']}; "
         f"frameworks: {', '.join(w['frameworks']) or 'none'}.",
         "",
+        "## Population",
+        "",
+        *_population_lines(pop),
         "## General-method papers",
         "",
         f"{g['papers']} general-method papers; {g['included']} reached at least one framework "
-        f"({_pct(g['share_included'])}).",
+        f"({_pct(g['share_included'])}). Of them, {pop.get('window_general_methods_screened_on_title', 0)} "
+        f"were screened on their title alone and {pop.get('window_general_methods_dated_by_month', 0)} "
+        "are dated by month.",
         "",
+        *note("papers"),
+        *note("included"),
         "## Quarterly cohorts",
         "",
         "| quarter | papers | included | included within 180 days |",
@@ -309,6 +391,7 @@ def render_markdown(result: dict[str, Any]) -> str:
         "",
         "## Threads and proposals",
         "",
+        *note("threads"),
     ]
     nt, pr, wi = result["no_thread"], result["proposals"], result["widely_included_methods"]
     lines += [
@@ -322,6 +405,7 @@ def render_markdown(result: dict[str, Any]) -> str:
         f"Model technical reports state {wi['stated_by_model_reports']} of {wi['methods']} "
         f"({_pct(wi['share'])}).",
         "",
+        *note("widely"),
         "| method | frameworks | reports stating it |",
         "| --- | --- | --- |",
     ]
@@ -355,6 +439,7 @@ def write_charts(result: dict[str, Any], out: Path) -> list[Path]:
     )
     ax.set_xticks(list(xs), [c["quarter"] for c in cohorts], rotation=45)
     ax.set_ylabel("papers")
+    ax.set_ylim(bottom=0)  # counts: an empty chart must not show negative ticks
     ax.set_title("Quarterly cohorts against inclusions")
     ax.legend()
     fig.tight_layout()
@@ -367,6 +452,9 @@ def write_charts(result: dict[str, Any], out: Path) -> list[Path]:
     ax.axvline(WITHIN_DAYS, color="black", linestyle="--", label="180 days")
     ax.set_xlabel("days from the paper's first version to the first implementing commit")
     ax.set_ylabel("included papers")
+    ax.set_ylim(bottom=0)
+    if not values:
+        ax.set_xlim(0, 2 * WITHIN_DAYS)
     ax.set_title("Latency distribution")
     ax.legend()
     fig.tight_layout()

@@ -1,0 +1,52 @@
+"""The graph `uptake build` makes from what Uptake ships: every stored query's defaults answer
+on it, and the offline sources (pull requests, fixes, failures, rules, papers) are all there."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import fresh_store
+from uptake.queries import load_queries
+from uptake.queries.run import run_query
+from uptake.sync.build import run_build
+
+
+@pytest.fixture(scope="module", params=["ladybug", "neo4j"])
+def shipped(request, tmp_path_factory):
+    store = fresh_store(request.param, tmp_path_factory.mktemp("shipped"))
+    for _ in run_build(store):
+        pass
+    yield store
+    store.close()
+
+
+@pytest.mark.parametrize("name", sorted(load_queries()))
+def test_every_stored_query_answers_with_its_defaults(shipped, name):
+    assert run_query(shipped, name, {}).rows, f"{name}: no rows with its default parameters"
+
+
+def count(store, cypher: str) -> int:
+    return store.read(cypher)[0]["n"]
+
+
+def test_offline_sources_are_all_in_the_shipped_graph(shipped):
+    for label in ("PullRequest", "Issue", "FailureReport", "ContributionRule"):
+        assert count(shipped, f"MATCH (n:{label}) RETURN count(n) AS n") > 0, label
+    titled = count(shipped, "MATCH (p:Paper) WHERE p.title IS NOT NULL RETURN count(p) AS n")
+    papers = count(shipped, "MATCH (p:Paper) RETURN count(p) AS n")
+    assert titled > papers // 2
+    undated = "MATCH (p:Paper) WHERE p.year_month IS NULL OR p.month_day IS NULL RETURN count(p) AS n"
+    assert count(shipped, undated) == 0
+    screened = "MATCH (p:Paper) WHERE p.screened_on = 'title' RETURN count(p) AS n"
+    assert count(shipped, screened) > 0
+
+
+def test_failure_to_fixing_commit_to_release_for_at_least_five_frameworks(shipped):
+    rows = run_query(shipped, "failure-fixes", {}).rows
+    with_release = {r["framework"] for r in rows if r["release"]}
+    assert len(with_release) >= 5
+
+
+def test_grpo_adoptions_have_a_latency_with_its_precision(shipped):
+    rows = run_query(shipped, "adoption-timeline", {"slug": "grpo"}).rows
+    assert rows and all(r["days_after_paper"] is not None for r in rows)
+    assert {r["date_precision"] for r in rows} <= {"day", "month"}
