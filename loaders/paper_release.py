@@ -65,9 +65,7 @@ def read_papers(path: Path | None = None) -> Iterator[tuple[int, dict[str, Any]]
     """Checked rows: a valid arXiv id, text fields as text, lists of text."""
     path = Path(path) if path else PAPERS_FILE
     if not path.exists():
-        raise FileNotFoundError(
-            f"{path}: no papers in the release; build it with `uptake release build`"
-        )
+        raise FileNotFoundError(f"{path}: no papers in the release; build it with `uptake release build`")
     with gzip.open(path, "rt", encoding="utf-8") as lines:
         for number, line in enumerate(lines, 1):
             try:

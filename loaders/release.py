@@ -139,6 +139,7 @@ def _pull_row(framework: str, pull) -> dict[str, Any]:
         "sha": pull.sha,
         "merged_at": pull.merged_at,
         "rule": pull.rule,
+        "links": [list(link) for link in pull.links] or None,
     }
 
 
@@ -227,6 +228,21 @@ _PATHS = (
 _WORDS = (lambda v: isinstance(v, list) and v and all(isinstance(w, str) and w for w in v), "a list of words")
 
 
+_TITLE_LINKS = (
+    lambda v: (
+        isinstance(v, list)
+        and all(
+            isinstance(x, list)
+            and len(x) == 5
+            and x[0] in ("CITES", "NAMES")
+            and all(isinstance(y, str) for y in x[1:4])
+            for x in v
+        )
+    ),
+    "a list of [CITES|NAMES, key, identifier, rule, confidence]",
+)
+
+
 def _one_of(*allowed: str) -> tuple[Callable[[Any], bool], str]:
     return (lambda v: v in allowed), "one of " + ", ".join(allowed)
 
@@ -266,6 +282,7 @@ _COLUMNS: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
         "sha": _TEXT,
         "merged_at": _DATE,
         "rule": _TEXT,
+        "links": _TITLE_LINKS,
     },
     "fixes.jsonl": {
         "framework": _TEXT,
@@ -440,11 +457,16 @@ def _pull_records(r: dict[str, Any], sha: str, origin: str) -> list[Record]:
         "merge_commit_sha": sha,
     }
     evidence = Evidence("git", f"commit {sha[:12]} subject", f"#{r['number']}", r["rule"], 1.0)
-    return [
+    records: list[Record] = [
         Node("PullRequest", key, props, origin),
         Edge("PART_OF", ("PullRequest", key), ("Framework", r["framework"]), {}, origin),
         Edge("MERGED_AS", ("PullRequest", key), ("Commit", sha), evidence.props(), origin),
     ]
+    for rel, target, identifier, rule, confidence in r.get("links") or ():
+        label = "Paper" if rel == "CITES" else "Method"
+        found = Evidence("git", f"{key} title", identifier, rule, confidence)
+        records.append(Edge(rel, ("PullRequest", key), (label, target), found.props(), origin))
+    return records
 
 
 def _fix_records(r: dict[str, Any], sha: str, origin: str) -> list[Record]:

@@ -15,7 +15,10 @@ WITH papers, titled, from_lists, screened, screened_on_title, screened_on_abstra
      sum(CASE WHEN t.source_kind = 'github' THEN 1 ELSE 0 END) AS github_pulls,
      sum(CASE WHEN t.source_kind = 'git' THEN 1 ELSE 0 END) AS pulls_from_git
 OPTIONAL MATCH (i:Issue)
+WITH papers, titled, from_lists, screened, screened_on_title, screened_on_abstract, general_methods,
+     dated_by_month, dated_by_day, github_pulls, pulls_from_git,
+     sum(CASE WHEN i.source_kind = 'github' THEN 1 ELSE 0 END) AS github_issues,
+     sum(CASE WHEN i.source_kind = 'git' THEN 1 ELSE 0 END) AS issues_from_git
 RETURN papers, titled, from_lists, screened, screened_on_title, screened_on_abstract, general_methods,
-       dated_by_month, dated_by_day,
-       github_pulls + sum(CASE WHEN i.source_kind = 'github' THEN 1 ELSE 0 END) AS threads_from_github,
-       pulls_from_git, sum(CASE WHEN i.source_kind = 'git' THEN 1 ELSE 0 END) AS issues_from_git
+       dated_by_month, dated_by_day, github_pulls + github_issues AS threads_from_github, pulls_from_git,
+       issues_from_git

@@ -19,9 +19,17 @@ def shipped(request, tmp_path_factory):
     store.close()
 
 
+# What no offline source can fill: open threads without a maintainer reply are known only from GitHub.
+NEEDS_GITHUB = {"unanswered-proposals"}
+
+
 @pytest.mark.parametrize("name", sorted(load_queries()))
 def test_every_stored_query_answers_with_its_defaults(shipped, name):
-    assert run_query(shipped, name, {}).rows, f"{name}: no rows with its default parameters"
+    rows = run_query(shipped, name, {}).rows
+    if name in NEEDS_GITHUB:
+        assert rows == [], f"{name}: rows offline; take it off NEEDS_GITHUB"
+    else:
+        assert rows, f"{name}: no rows with its default parameters"
 
 
 def count(store, cypher: str) -> int:

@@ -153,6 +153,8 @@ def register(app, load_app, connect, fail) -> None:
                 typer.echo(f"paper list {entry.repo}: no copy under {mirrors}; skipped", err=True)
         links = (git_folder or DATA_FOLDER) / "links.jsonl"
         cited = {r["key"] for r in map(json.loads, links.open()) if r["label"] == "Paper"}
+        pulls = (git_folder or DATA_FOLDER) / "pulls.jsonl"
+        cited |= {link[1] for r in map(json.loads, pulls.open()) for link in r.get("links", []) if link[0] == "CITES"}
         cited |= {m.arxiv_id for m in catalog.methods.values() if m.arxiv_id}
         merged = merge_papers(listed, [e.repo for e in lists.values()])
         return write_papers(paper_rows(merged, cited), out)

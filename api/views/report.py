@@ -181,7 +181,9 @@ def compute_measures(rows: StudyRows, window: StudyWindow) -> dict[str, Any]:
 
     not_included = [p for p in papers if not _included(p)]
     silent = [p for p in not_included if p["threads"] == 0]
-    unanswered = [t for t in rows.proposals if not t["answered"]]
+    # A pull request known only from its merge commit has no known replies: it is left out of the share.
+    known = [t for t in rows.proposals if t.get("reply_known", True)]
+    unanswered = [t for t in known if not t["answered"]]
     stated = [m for m in rows.widely if m["stating_reports"] > 0]
 
     return {
@@ -211,8 +213,9 @@ def compute_measures(rows: StudyRows, window: StudyWindow) -> dict[str, Any]:
         },
         "proposals": {
             "threads": len(rows.proposals),
+            "with_known_replies": len(known),
             "without_maintainer_reply": len(unanswered),
-            "share": _share(len(unanswered), len(rows.proposals)),
+            "share": _share(len(unanswered), len(known)),
         },
         "widely_included_methods": {
             "methods": len(rows.widely),
@@ -398,7 +401,9 @@ def render_markdown(result: dict[str, Any]) -> str:
         f"* Not-included general methods with no citing or naming issue/PR: {nt['without_thread']} of "
         f"{nt['not_included']} ({_pct(nt['share'])}).",
         f"* Proposals (issues/PRs citing a window paper or naming its method) without a maintainer reply: "
-        f"{pr['without_maintainer_reply']} of {pr['threads']} ({_pct(pr['share'])}).",
+        f"{pr['without_maintainer_reply']} of {pr['with_known_replies']} whose replies are loaded "
+        f"({_pct(pr['share'])}); {pr['threads'] - pr['with_known_replies']} more are pull requests known "
+        "only from their merge commits.",
         "",
         f"## Widely-included methods (in at least {w['widely_included_min_frameworks']} frameworks)",
         "",

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .failures import FailureVerdict, classify_failure
 from .fixes import closing_references, squash_subject_references
 from .methods import MethodMatcher
+from .threads import Thread, cited_papers, named_methods
 
 _SQUASH = re.compile(r"\s*\(#(\d+)\)\s*$")
 _MERGE = re.compile(r"^Merge pull request #(\d+) from \S+")
@@ -51,6 +52,8 @@ class MergedPull:
     sha: str
     merged_at: str
     rule: str  # squash-subject or merge-commit-subject
+    # (rel, key, identifier, rule, confidence): papers its title cites (CITES), methods it names (NAMES)
+    links: tuple[tuple[str, str, str, str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -130,8 +133,8 @@ def history_facts(
     pulls: dict[int, MergedPull] = {}
     for commit in ordered:
         pull = merged_pull(commit)
-        if pull is not None:
-            pulls.setdefault(pull.number, pull)
+        if pull is not None and pull.number not in pulls:
+            pulls[pull.number] = _with_title_links(pull, matcher) if matcher else pull
     fixes: list[IssueFix] = []
     failures: list[CommitFailure] = []
     for commit in ordered:
@@ -145,6 +148,16 @@ def history_facts(
                 CommitFailure(commit.sha, commit.commit_date, verdict, closed[0].issue if closed else None)
             )
     return HistoryFacts(list(pulls.values()), fixes, failures)
+
+
+def _with_title_links(pull: MergedPull, matcher: MethodMatcher) -> MergedPull:
+    """The papers a pull request's title cites and the methods it names, by the thread rules."""
+    thread = Thread("", pull.number, True, pull.title, "", "closed")
+    links = [("CITES", i, e.identifier, e.rule, e.confidence) for i, e in cited_papers(thread).items()]
+    links += [
+        ("NAMES", s, e.identifier, e.rule, e.confidence) for s, e in named_methods(thread, matcher).items()
+    ]
+    return replace(pull, links=tuple(links))
 
 
 def failure_key(framework: str, sha: str, issue: int | None) -> str:
