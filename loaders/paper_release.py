@@ -23,7 +23,7 @@ from .arxiv import PaperAnalysis, PaperRecord
 from .input_error import InputError
 from .input_files import check_known_fields
 from .link.arxiv_ids import ArxivIdError, normalize_arxiv_id, year_month
-from .paper_lists import MergedPaper
+from .paper_lists import MergedPaper, merge_papers
 
 PAPERS_FILE = Path(__file__).resolve().parent.parent / "data" / "papers" / "papers.jsonl.gz"
 _FIELDS = {"arxiv_id": None, "title": None, "year_month": None, "sources": None, "source_tags": None}
@@ -47,6 +47,34 @@ def paper_rows(listed: Iterable[MergedPaper], cited: Iterable[str]) -> list[dict
     for arxiv_id in cited:
         rows.setdefault(arxiv_id, {"arxiv_id": arxiv_id, "year_month": year_month(arxiv_id)})
     return [{k: v for k, v in rows[i].items() if v is not None} for i in sorted(rows)]
+
+
+def release_paper_rows(
+    mirrors: Path, git_folder: Path | None, methods: Iterable, warn: Callable[[str], None] = print
+) -> list[dict[str, Any]]:
+    """The catalog's paper lists found among the mirrors, and every paper the git release cites
+    (commit links, pull request titles) or a catalog method names."""
+    from .paper_lists import ListRepository, read_list, read_list_catalog
+    from .release import DATA_FOLDER, find_repository
+
+    lists = read_list_catalog()
+    listed = []
+    for entry in lists.values():
+        try:
+            listed += read_list(ListRepository(find_repository(mirrors, entry.repo)), entry)
+        except FileNotFoundError:
+            warn(f"paper list {entry.repo}: no copy under {mirrors}; skipped")
+    folder = Path(git_folder) if git_folder else DATA_FOLDER
+    cited = {r["key"] for r in _json_lines(folder / "links.jsonl") if r["label"] == "Paper"}
+    for row in _json_lines(folder / "pulls.jsonl"):
+        cited |= {link[1] for link in row.get("links") or () if link[0] == "CITES"}
+    cited |= {m.arxiv_id for m in methods if m.arxiv_id}
+    return paper_rows(merge_papers(listed, [e.repo for e in lists.values()]), cited)
+
+
+def _json_lines(path: Path) -> Iterator[dict[str, Any]]:
+    with path.open(encoding="utf-8") as lines:
+        yield from map(json.loads, lines)
 
 
 def write_papers(rows: list[dict[str, Any]], path: Path | None = None) -> int:

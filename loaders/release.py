@@ -132,7 +132,7 @@ def release_rows(
 
 
 def _pull_row(framework: str, pull) -> dict[str, Any]:
-    return {
+    row = {
         "framework": framework,
         "number": pull.number,
         "title": pull.title or None,
@@ -141,6 +141,7 @@ def _pull_row(framework: str, pull) -> dict[str, Any]:
         "rule": pull.rule,
         "links": [list(link) for link in pull.links] or None,
     }
+    return {k: v for k, v in row.items() if v is not None}
 
 
 def _failure_row(framework: str, failure: CommitFailure) -> dict[str, Any]:

@@ -162,9 +162,7 @@ def register(app, load_app, connect, fail) -> None:
 
     @load_app.command("lists")
     def load_lists(
-        repo: Annotated[
-            Path, typer.Option("--repo", help="a fetched list repository (tree or bare)")
-        ],
+        repo: Annotated[Path, typer.Option("--repo", help="a fetched list repository (tree or bare)")],
         name: Annotated[
             str | None, typer.Option("--name", help="its owner/name; default: guessed from the folder")
         ] = None,

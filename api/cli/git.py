@@ -137,27 +137,12 @@ def register(app, load_app, connect, fail) -> None:
         typer.echo(", ".join(f"{name}: {n}" for name, n in counts.items()))
 
     def _release_papers(mirrors: Path, git_folder: Path | None, out: Path | None, catalog) -> int:
-        """The catalog's paper lists found among the mirrors, and every paper the release cites."""
-        import json
+        from ...loaders.paper_release import release_paper_rows, write_papers
 
-        from ...loaders.paper_lists import ListRepository, merge_papers, read_list, read_list_catalog
-        from ...loaders.paper_release import paper_rows, write_papers
-        from ...loaders.release import DATA_FOLDER, find_repository
-
-        lists = read_list_catalog()
-        listed = []
-        for entry in lists.values():
-            try:
-                listed += read_list(ListRepository(find_repository(mirrors, entry.repo)), entry)
-            except FileNotFoundError:
-                typer.echo(f"paper list {entry.repo}: no copy under {mirrors}; skipped", err=True)
-        links = (git_folder or DATA_FOLDER) / "links.jsonl"
-        cited = {r["key"] for r in map(json.loads, links.open()) if r["label"] == "Paper"}
-        pulls = (git_folder or DATA_FOLDER) / "pulls.jsonl"
-        cited |= {link[1] for r in map(json.loads, pulls.open()) for link in r.get("links", []) if link[0] == "CITES"}
-        cited |= {m.arxiv_id for m in catalog.methods.values() if m.arxiv_id}
-        merged = merge_papers(listed, [e.repo for e in lists.values()])
-        return write_papers(paper_rows(merged, cited), out)
+        rows = release_paper_rows(
+            mirrors, git_folder, catalog.methods.values(), warn=lambda m: typer.echo(m, err=True)
+        )
+        return write_papers(rows, out)
 
     @release_app.command("load")
     def release_load(

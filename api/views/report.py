@@ -235,7 +235,7 @@ def compute_measures(rows: StudyRows, window: StudyWindow) -> dict[str, Any]:
 def _population(counts: dict[str, Any], papers: list[dict]) -> dict[str, Any]:
     """Who the measures speak of: the graph's papers, what they were screened on, how dated."""
     return {
-        **counts,
+        **{name: int(value or 0) for name, value in counts.items()},  # sums may come back as decimals
         "window_general_methods_dated_by_month": sum(1 for p in papers if p.get("date_precision") == "month"),
         "window_general_methods_screened_on_title": sum(1 for p in papers if p.get("screened_on") == "title"),
     }
