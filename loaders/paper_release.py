@@ -122,6 +122,15 @@ def _check_row(path: Path, number: int, row: dict[str, Any]) -> None:
             raise PaperReleaseError(path, "must be a list of strings", line=number, field=name)
 
 
+# What only an abstract tells (policy size, loss changes, a code link): unknown from a title.
+ABSTRACT_ONLY_FEATURES = {
+    "max_policy_params_b": None,
+    "loss_changes": None,
+    "changes_existing_loss": None,
+    "code_url": None,
+}
+
+
 def month_start(year_month_text: str | None) -> dt.date | None:
     """`2025-03` -> 2025-03-01: the day month-precision latencies count from."""
     if not year_month_text:
@@ -152,7 +161,7 @@ def paper_records(
         title = row.get("title")
         if title and analyze is not None and row["arxiv_id"] not in keep_screening:
             analysis = analyze(PaperRecord(row["arxiv_id"], title, origin=where))
-            props |= analysis.props | {"title": title}
+            props |= analysis.props | {"title": title} | ABSTRACT_ONLY_FEATURES
             yield Node("Paper", row["arxiv_id"], props, where)
             yield from analysis.records
         else:

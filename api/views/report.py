@@ -136,7 +136,12 @@ def _group(papers: list[dict]) -> dict[str, Any]:
             lambda p: p["changes_existing_loss"] is True,
             lambda p: p["changes_existing_loss"] is not None,
         ),
-        "releases_code": _trait(papers, lambda p: bool(p["code_url"]), lambda p: True),
+        # No code link is "no code" only when an abstract was read; a title alone says nothing.
+        "releases_code": _trait(
+            papers,
+            lambda p: bool(p["code_url"]),
+            lambda p: bool(p["code_url"]) or p.get("screened_on") != "title",
+        ),
     }
 
 
@@ -380,6 +385,15 @@ def render_markdown(result: dict[str, Any]) -> str:
         "",
         "## Included against the rest",
         "",
+        *(
+            [
+                "> The traits below are read from abstracts: papers screened on their title alone count as "
+                "unknown. Load abstracts with `uptake load arxiv --ids ...` (or `--snapshot FILE`).",
+                "",
+            ]
+            if pop.get("window_general_methods_screened_on_title")
+            else []
+        ),
         *_comparison_table(result["comparison"]),
         "",
         "### Without papers from the frameworks' maintainers",
@@ -429,6 +443,7 @@ def write_charts(result: dict[str, Any], out: Path) -> list[Path]:
 
     matplotlib.use("Agg")  # files only, no display
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     paths = []
     cohorts = result["cohorts"]
@@ -445,6 +460,7 @@ def write_charts(result: dict[str, Any], out: Path) -> list[Path]:
     ax.set_xticks(list(xs), [c["quarter"] for c in cohorts], rotation=45)
     ax.set_ylabel("papers")
     ax.set_ylim(bottom=0)  # counts: an empty chart must not show negative ticks
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title("Quarterly cohorts against inclusions")
     ax.legend()
     fig.tight_layout()
@@ -458,6 +474,7 @@ def write_charts(result: dict[str, Any], out: Path) -> list[Path]:
     ax.set_xlabel("days from the paper's first version to the first implementing commit")
     ax.set_ylabel("included papers")
     ax.set_ylim(bottom=0)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     if not values:
         ax.set_xlim(0, 2 * WITHIN_DAYS)
     ax.set_title("Latency distribution")
