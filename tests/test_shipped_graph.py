@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import fresh_store
+from uptake.api.views.report import EMPTY_NOTES, StudyWindow, build_report, render_markdown
 from uptake.queries import load_queries
 from uptake.queries.run import run_query
 from uptake.sync.build import run_build
@@ -58,3 +59,20 @@ def test_grpo_adoptions_have_a_latency_with_its_precision(shipped):
     rows = run_query(shipped, "adoption-timeline", {"slug": "grpo"}).rows
     assert rows and all(r["days_after_paper"] is not None for r in rows)
     assert {r["date_precision"] for r in rows} <= {"day", "month"}
+
+
+def test_the_report_on_the_shipped_graph_has_cohorts_and_says_what_it_covers(shipped):
+    result = build_report(shipped, StudyWindow())
+    assert result["cohorts"] and result["general_methods"]["included"] > 0
+    assert result["latency_days"]["included_with_date"] > 0
+    text = render_markdown(result)
+    assert "## Population" in text and "on the title alone" in text
+    assert "uptake load github" in text  # no thread text is loaded offline: the report says how to load it
+
+
+def test_an_empty_graph_reports_what_would_fill_each_section(tmp_path):
+    store = fresh_store("ladybug", tmp_path)
+    text = render_markdown(build_report(store, StudyWindow()))
+    store.close()
+    assert "The graph holds no papers: run `uptake build`." in text
+    assert EMPTY_NOTES["papers"] in text and EMPTY_NOTES["threads"] in text

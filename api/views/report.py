@@ -260,9 +260,10 @@ EMPTY_NOTES = {
         "load arxiv`) and implementing commits (`uptake build`, then `uptake update` for new ones)."
     ),
     "threads": (
-        "No issue or pull request with its text is loaded: the data release knows pull requests only "
-        "by their merge commits, so nothing cites a paper or names a method yet. Load threads with "
-        "`uptake load github --framework NAME` (set GITHUB_TOKEN for the rate limit)."
+        "No issue or pull request is loaded from GitHub: the data release knows pull requests by their "
+        "merge commits (titles, no replies or comments) and issues by number, so the reply measures "
+        "are unknown. Load threads with `uptake load github --framework NAME` (set GITHUB_TOKEN for "
+        "the rate limit)."
     ),
     "widely": (
         "No method is implemented in that many chosen frameworks; lower `--widely` or load more "
@@ -278,7 +279,7 @@ def empty_sections(result: dict[str, Any]) -> dict[str, str]:
         notes["papers"] = EMPTY_NOTES["papers"]
     elif result["general_methods"]["included"] == 0:
         notes["included"] = EMPTY_NOTES["included"]
-    if result["proposals"]["threads"] == 0 and not result.get("population", {}).get("threads_from_github"):
+    if not result.get("population", {}).get("threads_from_github"):
         notes["threads"] = EMPTY_NOTES["threads"]
     if result["widely_included_methods"]["methods"] == 0:
         notes["widely"] = EMPTY_NOTES["widely"]
