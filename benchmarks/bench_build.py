@@ -11,6 +11,7 @@ Usage: python -m benchmarks.bench_build [--baseline main] [--rounds 3]
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import subprocess
 import sys
@@ -21,7 +22,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 
-def timed_build(python_path: Path | None, store: Path) -> float:
+def timed_build(python_path: Path | None, store: Path) -> tuple[float, float]:
+    """(wall, CPU) seconds of one whole `uptake build`: CPU of the process and its children."""
     env_path = {"PYTHONPATH": str(python_path)} if python_path else {}
     command = [
         sys.executable,
@@ -31,9 +33,12 @@ def timed_build(python_path: Path | None, store: Path) -> float:
         "--store",
         str(store),
     ]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, check=True, capture_output=True, env={**_env(), **env_path}, cwd=store.parent)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def _env() -> dict[str, str]:
@@ -58,7 +63,7 @@ def main() -> None:
         base_link.mkdir()
         (base_link / "uptake").symlink_to(base_tree)
         try:
-            times: dict[str, list[float]] = {"baseline": [], "this": []}
+            times: dict[str, list[tuple[float, float]]] = {"baseline": [], "this": []}
             for n in range(args.rounds):
                 times["baseline"].append(timed_build(base_link, tmp_path / f"base{n}.lbug"))
                 times["this"].append(timed_build(None, tmp_path / f"this{n}.lbug"))
@@ -66,10 +71,14 @@ def main() -> None:
             subprocess.run(
                 ["git", "-C", str(REPO), "worktree", "remove", "--force", str(base_tree)], check=False
             )
-    base, this = statistics.median(times["baseline"]), statistics.median(times["this"])
-    print(f"baseline {args.baseline}: median {base:.2f} s  {[round(t, 2) for t in times['baseline']]}")
-    print(f"this checkout: median {this:.2f} s  {[round(t, 2) for t in times['this']]}")
-    print(f"ratio this/baseline: {this / base:.2f}x")
+    for what, index in (("wall", 0), ("CPU", 1)):
+        base = statistics.median(t[index] for t in times["baseline"])
+        this = statistics.median(t[index] for t in times["this"])
+        print(
+            f"{what}: baseline {args.baseline} median {base:.2f} s, this checkout median {this:.2f} s, "
+            f"ratio {this / base:.2f}x  (baseline {[round(t[index], 2) for t in times['baseline']]}, "
+            f"this {[round(t[index], 2) for t in times['this']]})"
+        )
 
 
 if __name__ == "__main__":
