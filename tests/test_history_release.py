@@ -8,6 +8,7 @@ import json
 import pytest
 from fake_github import FakeGitHub, FakeRepo, make_issue, make_pull
 from git_history import METHODS, Repo
+from uptake.graph.store import open_store
 from uptake.loaders.git import mine_repository
 from uptake.loaders.link.history import HistoryCommit, history_facts, merged_pull, stated_failure
 from uptake.loaders.link.methods import MethodMatcher
@@ -185,3 +186,43 @@ def test_a_fix_pointing_at_an_unshipped_commit_is_named(release, store):
     with pytest.raises(ReleaseError, match=r"fixes.jsonl:2: field 'sha': commit f+ is not in commits.jsonl"):
         sync_data_release(store, folder)
     assert store.read("MATCH (c:Commit) RETURN count(c) AS n") == [{"n": 0}]
+
+
+def test_a_warm_cache_gives_a_second_store_the_same_threads(store, tmp_path):
+    fake_repo = FakeRepo(
+        issues=[
+            make_issue(6, "Loss is NaN after 20 steps with GRPO", repo=REPO),
+            make_issue(8, "Support DAPO", "See https://arxiv.org/abs/2503.14476", repo=REPO),
+        ]
+    )
+    first = open_store(str(tmp_path / "first.lbug"))
+    first.init()
+    options = {"seconds_between_requests": 0}
+    with FakeGitHub({REPO: fake_repo}) as fake:
+        for target in (first, store):  # the second load finds nothing new on the server
+            sync_github(
+                target,
+                "rlkit",
+                REPO,
+                METHODS,
+                api_url=fake.url,
+                token="",
+                cache_root=tmp_path,
+                client_options=options,
+            )
+        again = sync_github(
+            store,
+            "rlkit",
+            REPO,
+            METHODS,
+            api_url=fake.url,
+            token="",
+            cache_root=tmp_path,
+            client_options=options,
+        )
+    shape = "MATCH (i:Issue) OPTIONAL MATCH (i)-[r]->() RETURN count(DISTINCT i) AS issues, count(r) AS links"
+    loaded = first.read(shape)
+    assert loaded[0]["issues"] == 2 and loaded[0]["links"] >= 4  # PART_OF, CITES, NAMES
+    assert store.read(shape) == loaded
+    assert again.threads == 0  # a third load of an up-to-date store writes nothing
+    first.close()
