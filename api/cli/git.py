@@ -29,7 +29,7 @@ def _selected(catalog, slugs: list[str] | None, fail):
 
 def _mine(
     store, entry, repo: Path | None, methods, workers, fail, unshallow: bool = False, strict: bool = False
-) -> None:
+) -> Path:
     from ...loaders.repository import GitError, clone_or_fetch, fetch_full_history
     from ...sync.git import sync_git
 
@@ -46,6 +46,7 @@ def _mine(
         typer.echo(line, err=True)
     if strict and report.mined.incomplete:
         raise typer.Exit(3)  # stored, but not whole: a script asked to hear it by the exit status
+    return path
 
 
 def register(app, load_app, connect, fail) -> None:
@@ -80,13 +81,56 @@ def register(app, load_app, connect, fail) -> None:
         framework: FrameworksOption = None,
         workers: WorkersOption = None,
     ) -> None:
-        """Fetch every catalog framework, mine new commits and link them (incremental)."""
+        """Fetch every catalog framework, mine new commits, read its contribution rules at the new
+        head, reload GitHub threads when a token is set; then say what is new."""
+        import os
+
+        from ...sync.rules import sync_rules
+        from ..views.whatsnew import added, render_lines, whats_new
+
         catalog = read_catalog_or_fail(fail)
         entries = _selected(catalog, framework, fail)
         methods = list(catalog.methods.values())
         with connect(store) as s:
+            before = whats_new(s)
             for entry in entries:
-                _mine(s, entry, None, methods, workers, fail)
+                path = _mine(s, entry, None, methods, workers, fail)
+                print_report(sync_rules(s, entry.slug, path))
+            if os.environ.get("GITHUB_TOKEN"):
+                _update_threads(s, entries, methods, fail)
+            else:
+                typer.echo("github threads: not refreshed; set GITHUB_TOKEN to load them", err=True)
+            typer.echo("What is new:")
+            for line in render_lines(added(before, whats_new(s))):
+                typer.echo(line)
+
+    def _update_threads(s, entries, methods, fail) -> None:
+        from ...loaders.github import GitHubError
+        from ...sync.github import sync_github
+
+        for entry in entries:
+            try:
+                print_report(sync_github(s, entry.slug, entry.repo, methods))
+            except GitHubError as exc:
+                fail(f"{entry.slug}: {exc}")
+
+    @app.command("whatsnew")
+    def whatsnew(
+        since: Annotated[str, typer.Option("--since", help="first day, YYYY-MM-DD")],
+        store: StoreOption = None,
+    ) -> None:
+        """New first implementations, failure reports with their fixes, and proposals since a day."""
+        import datetime as dt
+
+        from ..views.whatsnew import render_lines, whats_new
+
+        try:
+            day = dt.date.fromisoformat(since)
+        except ValueError:
+            fail(f"--since: not a date (YYYY-MM-DD): {since!r}")
+        with connect(store, read_only=True) as s:
+            for line in render_lines(whats_new(s, day)):
+                typer.echo(line)
 
     release_app = typer.Typer(
         help="The data release of mined git facts (data/git).",
