@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 # Bump when a declaration below changes in a way an existing store cannot absorb.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 PROPERTY_TYPES = ("STRING", "INT64", "DOUBLE", "BOOL", "DATE", "STRING[]")
 
@@ -94,6 +94,7 @@ _THREAD_PROPS = (
     Prop("first_maintainer_reply_date", "DATE"),
     Prop("labels", "STRING[]"),
     Prop("url"),
+    Prop("source_kind", doc="git: known from commit messages only; github: read from the API"),
 )
 
 NODE_TYPES: dict[str, NodeType] = {
@@ -111,12 +112,18 @@ NODE_TYPES: dict[str, NodeType] = {
                 Prop("published_date", "DATE", indexed=True, doc="first version"),
                 Prop("updated_date", "DATE"),
                 Prop("year_month"),
+                Prop(
+                    "month_date",
+                    "DATE",
+                    doc="first day of year_month: latencies count from it where the day is unknown",
+                ),
                 Prop("source_tags", "STRING[]"),
                 Prop("sources", "STRING[]"),
                 Prop("is_rl_llm", "BOOL"),
                 Prop("is_general_method", "BOOL"),
                 Prop("screening_confidence", "DOUBLE"),
                 Prop("screening_reasons"),
+                Prop("screened_on", doc="title+abstract, or title where no abstract is known"),
                 Prop("max_policy_params_b", "DOUBLE"),
                 Prop("loss_changes", "STRING[]", doc="coefficient, clip, mask, weight"),
                 Prop("changes_existing_loss", "BOOL"),
@@ -228,8 +235,9 @@ NODE_TYPES: dict[str, NodeType] = {
                 Prop("confidence", "DOUBLE"),
                 Prop("location"),
                 Prop("identifier"),
+                Prop("source_kind", doc="issue: from the thread; git: from a fix commit's subject"),
             ),
-            "A training failure reported in an issue.",
+            "A training failure reported in an issue, or stated by the commit that fixed it.",
         ),
         NodeType(
             "ModelReport",
@@ -294,7 +302,7 @@ REL_TYPES: dict[str, RelType] = {
         RelType("CITES", (("Issue", "Paper"), ("PullRequest", "Paper")), EVIDENCE),
         RelType("NAMES", (("Issue", "Method"), ("PullRequest", "Method")), EVIDENCE),
         RelType("FIXES", (("Commit", "Issue"), ("PullRequest", "Issue")), EVIDENCE),
-        RelType("REPORTED_IN", (("FailureReport", "Issue"),)),
+        RelType("REPORTED_IN", (("FailureReport", "Issue"), ("FailureReport", "Commit"))),
         RelType("AFFECTS", (("FailureReport", "Method"), ("FailureReport", "Framework")), EVIDENCE),
         RelType("STATES_USE_OF", (("ModelReport", "Method"),), EVIDENCE),
         RelType("SUPPORTS", (("Framework", "Method"),), EVIDENCE),

@@ -514,6 +514,7 @@ class PaperAnalyzer:
                 "is_general_method": screening.is_general_method,
                 "screening_confidence": screening.confidence,
                 "screening_reasons": screening.reasons(),
+                "screened_on": screening.input,
                 "max_policy_params_b": features.max_policy_params_b,
                 "loss_changes": list(features.loss_changes),
                 "changes_existing_loss": features.changes_existing_loss,
@@ -575,6 +576,7 @@ def paper_node(paper: PaperRecord, extra: dict[str, Any] | None = None) -> Node:
             paper.published_date.strftime("%Y-%m") if paper.published_date else year_month(paper.arxiv_id)
         ),
     }
+    props["month_date"] = dt.date.fromisoformat(props["year_month"] + "-01") if props["year_month"] else None
     props.update(extra or {})
     return Node("Paper", paper.arxiv_id, props, paper.origin)
 

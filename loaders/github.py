@@ -556,6 +556,7 @@ def thread_node(thread: Thread) -> Node:
         "first_maintainer_reply_date": _day(reply.created_at) if reply else None,
         "labels": list(thread.labels),
         "url": thread.url,
+        "source_kind": "github",
     }
     if thread.is_pr:
         props["merged_date"] = _day(thread.merged_at)

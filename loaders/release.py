@@ -12,6 +12,15 @@ the same facts from live repositories.
     links.jsonl     one IMPLEMENTS / MENTIONS link per line
     releases.jsonl  one tag per line
     heads.jsonl     one mined framework per line
+    pulls.jsonl     one pull request per line, known from its merge or squash commit's subject
+                    (number, title, merge commit and date), for every commit in commits.jsonl
+    fixes.jsonl     one "this commit fixes issue N" per line, from the commit's message
+    failures.jsonl  one failure a fix commit's subject states per line (symptom, rule, matched text)
+    rules.jsonl     one contribution rule per line, read from the tree at the mined head
+
+Commits that fix an issue or state a failure are in commits.jsonl even when they link nothing,
+so the path failure -> fixing commit -> release is whole offline. What the history cannot know
+(an issue's title, a thread's comments) comes from the GitHub loader onto the same nodes.
 
 Each file may instead be stored gzipped (`commits.jsonl.gz`; `uptake release build --gzip`),
 which loading reads alike; a folder holding both spellings of one file is refused.
@@ -29,9 +38,25 @@ from ..graph.records import Edge, Evidence, Node, Record
 from .git import MAX_PATHS, RepositoryFacts, iso_seconds
 from .input_error import InputError
 from .input_files import INT64_MAX, check_known_fields, json_objects
+from .link.failures import FailureVerdict
+from .link.history import CommitFailure, HistoryCommit, HistoryFacts, failure_key, history_facts
+from .link.methods import MethodMatcher
+from .repository import run_git
 
 DATA_FOLDER = Path(__file__).resolve().parent.parent / "data" / "git"
-FILES = ("heads.jsonl", "releases.jsonl", "commits.jsonl", "links.jsonl")
+FILES = (
+    "heads.jsonl",
+    "releases.jsonl",
+    "commits.jsonl",
+    "links.jsonl",
+    "pulls.jsonl",
+    "fixes.jsonl",
+    "failures.jsonl",
+    "rules.jsonl",
+)
+# Read after the git facts by `data_release_records`; a release written before they existed
+# loads without them.
+HISTORY_FILES = FILES[4:]
 
 
 class ReleaseError(InputError):
@@ -41,10 +66,33 @@ class ReleaseError(InputError):
 # --- writing -------------------------------------------------------------------------------------
 
 
-def release_rows(facts: RepositoryFacts) -> dict[str, list[dict[str, Any]]]:
+def framework_history(
+    facts: RepositoryFacts, repo: str, matcher: MethodMatcher | None, git_dir: Path | None = None
+) -> HistoryFacts:
+    """Pull requests, fixes and stated failures in one mined history. The miner keeps only
+    subjects; with `git_dir` the whole messages are read (closing keywords sit in bodies, and a
+    merge commit's title is its second line)."""
+    messages = dict(_whole_messages(git_dir, facts.head)) if git_dir else {}
+    commits = (HistoryCommit(c.sha, c.commit_date, messages.get(c.sha, c.message)) for c in facts.commits)
+    return history_facts(commits, repo, matcher)
+
+
+def _whole_messages(git_dir: Path, head: str) -> Iterator[tuple[str, str]]:
+    out = run_git(git_dir, "log", head, "--format=%H%x1f%B%x1e")
+    for entry in out.split("\x1e"):
+        sha, sep, message = entry.strip("\n").partition("\x1f")
+        if sep:
+            yield sha, message
+
+
+def release_rows(
+    facts: RepositoryFacts, history: HistoryFacts | None = None, rules: Iterable[Record] = ()
+) -> dict[str, list[dict[str, Any]]]:
     """The rows one mined repository contributes to each file (pure)."""
     fw = facts.framework
-    linked = [c for c in facts.commits if c.links or c.incomplete]
+    history = history or HistoryFacts([], [], [])
+    fixing = {f.sha for f in history.fixes} | {f.sha for f in history.failures}
+    linked = [c for c in facts.commits if c.links or c.incomplete or c.sha in fixing]
     rows: dict[str, list[dict[str, Any]]] = {name: [] for name in FILES}
     rows["heads.jsonl"].append({"framework": fw, "head": facts.head, "commits": len(facts.commits)})
     for tag in facts.tags:
@@ -75,7 +123,49 @@ def release_rows(facts: RepositoryFacts) -> dict[str, list[dict[str, Any]]]:
                 {"sha": c.sha, "rel": link.rel, "label": link.label, "key": link.key}
                 | link.evidence().props()
             )
+    shipped = {c.sha for c in linked}
+    rows["pulls.jsonl"] = [_pull_row(fw, p) for p in history.pulls if p.sha in shipped]
+    rows["fixes.jsonl"] = [
+        {"framework": fw, "sha": f.sha, "issue": f.issue, "pull": f.pull}
+        | {"identifier": f.identifier, "rule": f.rule, "confidence": round(f.confidence, 3)}
+        for f in history.fixes
+    ]
+    rows["failures.jsonl"] = [_failure_row(fw, f) for f in history.failures]
+    rows["rules.jsonl"] = [{"id": n.key} | n.props for n in rules if isinstance(n, Node)]
     return rows
+
+
+def _pull_row(framework: str, pull) -> dict[str, Any]:
+    row = {
+        "framework": framework,
+        "number": pull.number,
+        "title": pull.title or None,
+        "sha": pull.sha,
+        "merged_at": pull.merged_at,
+        "rule": pull.rule,
+        "links": [list(link) for link in pull.links] or None,
+    }
+    return {k: v for k, v in row.items() if v is not None}
+
+
+def _failure_row(framework: str, failure: CommitFailure) -> dict[str, Any]:
+    v: FailureVerdict = failure.verdict
+    row = {
+        "framework": framework,
+        "sha": failure.sha,
+        "issue": failure.issue,
+        "date": failure.commit_date,
+        "symptoms": list(v.symptoms),
+        "rule": v.rule,
+        "identifier": v.identifier,
+        "confidence": v.confidence,
+        "component": v.component,
+        "method": v.method,
+        "method_identifier": v.method_identifier,
+        "method_rule": v.method_rule,
+        "method_confidence": v.method_confidence,
+    }
+    return {k: value for k, value in row.items() if value is not None}
 
 
 _SORT_KEYS = {
@@ -83,24 +173,35 @@ _SORT_KEYS = {
     "releases.jsonl": ("framework", "date", "tag"),
     "commits.jsonl": ("framework", "commit_date", "sha"),
     "links.jsonl": ("sha", "label", "key", "rel"),
+    "pulls.jsonl": ("framework", "number"),
+    "fixes.jsonl": ("framework", "sha", "issue"),
+    "failures.jsonl": ("framework", "date", "sha"),
+    "rules.jsonl": ("id",),
 }
+_NUMERIC_SORT = {"number", "issue"}
 
 
 def write_release(
-    all_facts: Iterable[RepositoryFacts], folder: Path | None = None, *, compress: bool = False
+    all_facts: Iterable[RepositoryFacts],
+    folder: Path | None = None,
+    extras: dict[str, tuple[HistoryFacts, list[Record]]] | None = None,
+    *,
+    compress: bool = False,
 ) -> dict[str, int]:
     """Write (replace) the release files; sorted and byte-for-byte deterministic, gzipped with
-    `compress` (no name or time in the gzip header, so the bytes stay deterministic too)."""
+    `compress` (no name or time in the gzip header, so the bytes stay deterministic too).
+    `extras` holds each framework's history facts and contribution rules."""
     folder = Path(folder) if folder else DATA_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     merged: dict[str, list[dict[str, Any]]] = {name: [] for name in FILES}
     for facts in all_facts:
-        for name, rows in release_rows(facts).items():
+        history, rules = (extras or {}).get(facts.framework, (None, []))
+        for name, rows in release_rows(facts, history, rules).items():
             merged[name].extend(rows)
     counts = {}
     for name, rows in merged.items():
         keys = _SORT_KEYS[name]
-        rows.sort(key=lambda r: tuple(str(r.get(k)) for k in keys))
+        rows.sort(key=lambda r: tuple(_sort_value(r.get(k), k) for k in keys))
         text = "".join(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n" for row in rows)
         data = text.encode("utf-8")
         final, other = (name + ".gz", name) if compress else (name, name + ".gz")
@@ -112,6 +213,12 @@ def write_release(
         (folder / other).unlink(missing_ok=True)  # one spelling of each file, never a stale one
         counts[name] = len(rows)
     return counts
+
+
+def _sort_value(value: Any, key: str) -> Any:
+    if key in _NUMERIC_SORT:
+        return (0, value) if isinstance(value, int) else (1, 0)
+    return str(value)
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -127,6 +234,24 @@ _SOME = (lambda v: _COUNT[0](v) and v > 0, "a count above 0")
 _PATHS = (
     lambda v: isinstance(v, list) and 0 < len(v) <= MAX_PATHS and all(isinstance(p, str) and p for p in v),
     f"a list of 1 to {MAX_PATHS} paths",
+)
+
+
+_WORDS = (lambda v: isinstance(v, list) and v and all(isinstance(w, str) and w for w in v), "a list of words")
+
+
+_TITLE_LINKS = (
+    lambda v: (
+        isinstance(v, list)
+        and all(
+            isinstance(x, list)
+            and len(x) == 5
+            and x[0] in ("CITES", "NAMES")
+            and all(isinstance(y, str) for y in x[1:4])
+            for x in v
+        )
+    ),
+    "a list of [CITES|NAMES, key, identifier, rule, confidence]",
 )
 
 
@@ -161,6 +286,48 @@ _COLUMNS: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
         "identifier": _TEXT,
         "rule": _TEXT,
         "confidence": _SHARE,
+    },
+    "pulls.jsonl": {
+        "framework": _TEXT,
+        "number": _SOME,
+        "title": _TEXT,
+        "sha": _TEXT,
+        "merged_at": _DATE,
+        "rule": _TEXT,
+        "links": _TITLE_LINKS,
+    },
+    "fixes.jsonl": {
+        "framework": _TEXT,
+        "sha": _TEXT,
+        "issue": _SOME,
+        "pull": _SOME,
+        "identifier": _TEXT,
+        "rule": _TEXT,
+        "confidence": _SHARE,
+    },
+    "failures.jsonl": {
+        "framework": _TEXT,
+        "sha": _TEXT,
+        "issue": _SOME,
+        "date": _DATE,
+        "symptoms": _WORDS,
+        "rule": _TEXT,
+        "identifier": _TEXT,
+        "confidence": _SHARE,
+        "component": _TEXT,
+        "method": _TEXT,
+        "method_identifier": _TEXT,
+        "method_rule": _TEXT,
+        "method_confidence": _SHARE,
+    },
+    "rules.jsonl": {
+        "id": _TEXT,
+        "framework": _TEXT,
+        "kind": _TEXT,
+        "value": _TEXT,
+        "source_path": _TEXT,
+        "commit_sha": _TEXT,
+        "rule_date": (lambda v: isinstance(v, str) and len(v) == 10 and iso_seconds(v) is not None, "a date"),
     },
 }
 
@@ -263,6 +430,122 @@ def data_release_records(folder: Path | None = None) -> list[Record]:
         )
         records.append(
             Edge(r["rel"], ("Commit", r["sha"]), (r["label"], r["key"]), evidence.props(), f"links.jsonl:{n}")
+        )
+    records += history_records(folder, framework_of)
+    return records
+
+
+# --- the history's threads, failures and rules ----------------------------------------------------
+
+
+def history_records(folder: Path, framework_of: dict[str, str]) -> list[Record]:
+    """Records of pulls, fixes, failures and rules; each file is optional (older releases)."""
+    records: list[Record] = []
+    present = {name for name in HISTORY_FILES if any((folder / n).exists() for n in (name, name + ".gz"))}
+
+    def commit_of(name: str, line: int, sha: str) -> str:
+        if sha not in framework_of:
+            raise ReleaseError(
+                release_file(folder, name), f"commit {sha} is not in commits.jsonl", line=line, field="sha"
+            )
+        return sha
+
+    if "pulls.jsonl" in present:
+        for n, r in _rows(folder, "pulls.jsonl", ("framework", "number", "sha", "merged_at", "rule")):
+            records += _pull_records(r, commit_of("pulls.jsonl", n, r["sha"]), f"pulls.jsonl:{n}")
+    if "fixes.jsonl" in present:
+        for n, r in _rows(folder, "fixes.jsonl", ("framework", "sha", "issue", "rule")):
+            records += _fix_records(r, commit_of("fixes.jsonl", n, r["sha"]), f"fixes.jsonl:{n}")
+    if "failures.jsonl" in present:
+        for n, r in _rows(folder, "failures.jsonl", ("framework", "sha", "date", "symptoms", "rule")):
+            records += _failure_records(r, commit_of("failures.jsonl", n, r["sha"]), f"failures.jsonl:{n}")
+    if "rules.jsonl" in present:
+        for n, r in _rows(folder, "rules.jsonl", ("id", "framework", "kind")):
+            origin = f"rules.jsonl:{n}"
+            props = {k: v for k, v in r.items() if k != "id"}
+            records.append(Node("ContributionRule", r["id"], props, origin))
+            records.append(
+                Edge("HAS_RULE", ("Framework", r["framework"]), ("ContributionRule", r["id"]), {}, origin)
+            )
+    return records
+
+
+def _thread_props(framework: str, number: int) -> dict[str, Any]:
+    return {"framework": framework, "number": number, "source_kind": "git"}
+
+
+def _pull_records(r: dict[str, Any], sha: str, origin: str) -> list[Record]:
+    key = f"{r['framework']}#{r['number']}"
+    props = _thread_props(r["framework"], r["number"]) | {
+        "title": r.get("title"),
+        "state": "closed",
+        "merged_date": r["merged_at"][:10],
+        "closed_date": r["merged_at"][:10],
+        "merge_commit_sha": sha,
+    }
+    evidence = Evidence("git", f"commit {sha[:12]} subject", f"#{r['number']}", r["rule"], 1.0)
+    records: list[Record] = [
+        Node("PullRequest", key, props, origin),
+        Edge("PART_OF", ("PullRequest", key), ("Framework", r["framework"]), {}, origin),
+        Edge("MERGED_AS", ("PullRequest", key), ("Commit", sha), evidence.props(), origin),
+    ]
+    for rel, target, identifier, rule, confidence in r.get("links") or ():
+        label = "Paper" if rel == "CITES" else "Method"
+        found = Evidence("git", f"{key} title", identifier, rule, confidence)
+        records.append(Edge(rel, ("PullRequest", key), (label, target), found.props(), origin))
+    return records
+
+
+def _fix_records(r: dict[str, Any], sha: str, origin: str) -> list[Record]:
+    fw, issue = r["framework"], f"{r['framework']}#{r['issue']}"
+    evidence = Evidence(
+        "git", f"commit {sha[:12]} message", r.get("identifier"), r["rule"], r.get("confidence")
+    )
+    records: list[Record] = [
+        Node("Issue", issue, _thread_props(fw, r["issue"]), origin),
+        Edge("PART_OF", ("Issue", issue), ("Framework", fw), {}, origin),
+        Edge("FIXES", ("Commit", sha), ("Issue", issue), evidence.props(), origin),
+    ]
+    if r.get("pull"):
+        pull = f"{fw}#{r['pull']}"
+        records.append(Edge("FIXES", ("PullRequest", pull), ("Issue", issue), evidence.props(), origin))
+    return records
+
+
+def _failure_records(r: dict[str, Any], sha: str, origin: str) -> list[Record]:
+    fw = r["framework"]
+    key = failure_key(fw, sha, r.get("issue"))
+    location = f"commit {sha[:12]} subject"
+    props = {
+        "symptom": r["symptoms"][0],
+        "symptoms": r["symptoms"],
+        "component": r.get("component"),
+        "framework": fw,
+        "reported_date": r["date"][:10],
+        "rule": r["rule"],
+        "confidence": r.get("confidence"),
+        "location": location,
+        "identifier": r.get("identifier"),
+        "source_kind": "git",
+    }
+    where = ("Issue", f"{fw}#{r['issue']}") if r.get("issue") else ("Commit", sha)
+    records: list[Record] = [
+        Node("FailureReport", key, props, origin),
+        Edge("REPORTED_IN", ("FailureReport", key), where, {}, origin),
+        Edge(
+            "AFFECTS",
+            ("FailureReport", key),
+            ("Framework", fw),
+            Evidence("git", location, fw, "fixed-in-framework-history", 1.0).props(),
+            origin,
+        ),
+    ]
+    if r.get("method"):
+        evidence = Evidence(
+            "git", location, r.get("method_identifier"), r.get("method_rule"), r.get("method_confidence")
+        )
+        records.append(
+            Edge("AFFECTS", ("FailureReport", key), ("Method", r["method"]), evidence.props(), origin)
         )
     return records
 

@@ -1,5 +1,5 @@
 // name: earlier-proposals
-// description: Issues and pull requests of a framework that cite a paper or name a method before you propose it, with their status, comments and whether and when a maintainer replied.
+// description: Issues and pull requests of a framework that cite a paper or name a method before you propose it, with their status, comments and whether and when a maintainer replied (unknown, null, for a pull request known only from its merge commit).
 // param: framework STRING = "trl" -- the framework's slug; empty for every framework
 // param: method STRING = "" -- a method's slug; also matches threads citing its paper
 // param: paper STRING = "" -- an arXiv id; also matches threads naming its method; with method empty too, every proposal
@@ -12,7 +12,7 @@ WHERE ($framework = '' OR t.framework = $framework)
        OR EXISTS { MATCH (p)-[:PROPOSES]->(m:Method) WHERE m.slug = $method })
 RETURN 'issue' AS kind, t.id AS thread, t.framework AS framework, t.title AS title, t.state AS state,
        t.created_date AS created_date, t.closed_date AS closed_date, CASE WHEN false THEN t.created_date END AS merged_date,
-       t.comments AS comments, t.first_maintainer_reply_day IS NOT NULL AS answered,
+       t.comments AS comments, CASE WHEN t.source_kind = 'git' THEN NULL ELSE t.first_maintainer_reply_day IS NOT NULL END AS answered,
        t.first_maintainer_reply_date AS first_reply_date, t.first_maintainer_reply_day - t.created_day AS days_to_reply,
        t.labels AS labels, 'cites ' + p.arxiv_id AS via, e.identifier AS identifier, e.location AS location,
        e.rule AS rule, e.confidence AS confidence
@@ -24,7 +24,7 @@ WHERE ($framework = '' OR t.framework = $framework)
        OR EXISTS { MATCH (p)-[:PROPOSES]->(m:Method) WHERE m.slug = $method })
 RETURN 'pull-request' AS kind, t.id AS thread, t.framework AS framework, t.title AS title, t.state AS state,
        t.created_date AS created_date, t.closed_date AS closed_date, t.merged_date AS merged_date,
-       t.comments AS comments, t.first_maintainer_reply_day IS NOT NULL AS answered,
+       t.comments AS comments, CASE WHEN t.source_kind = 'git' THEN NULL ELSE t.first_maintainer_reply_day IS NOT NULL END AS answered,
        t.first_maintainer_reply_date AS first_reply_date, t.first_maintainer_reply_day - t.created_day AS days_to_reply,
        t.labels AS labels, 'cites ' + p.arxiv_id AS via, e.identifier AS identifier, e.location AS location,
        e.rule AS rule, e.confidence AS confidence
@@ -35,7 +35,7 @@ WHERE ($framework = '' OR t.framework = $framework)
        OR EXISTS { MATCH (p:Paper)-[:PROPOSES]->(m) WHERE p.arxiv_id = $paper })
 RETURN 'issue' AS kind, t.id AS thread, t.framework AS framework, t.title AS title, t.state AS state,
        t.created_date AS created_date, t.closed_date AS closed_date, CASE WHEN false THEN t.created_date END AS merged_date,
-       t.comments AS comments, t.first_maintainer_reply_day IS NOT NULL AS answered,
+       t.comments AS comments, CASE WHEN t.source_kind = 'git' THEN NULL ELSE t.first_maintainer_reply_day IS NOT NULL END AS answered,
        t.first_maintainer_reply_date AS first_reply_date, t.first_maintainer_reply_day - t.created_day AS days_to_reply,
        t.labels AS labels, 'names ' + m.slug AS via, e.identifier AS identifier, e.location AS location,
        e.rule AS rule, e.confidence AS confidence
@@ -46,7 +46,7 @@ WHERE ($framework = '' OR t.framework = $framework)
        OR EXISTS { MATCH (p:Paper)-[:PROPOSES]->(m) WHERE p.arxiv_id = $paper })
 RETURN 'pull-request' AS kind, t.id AS thread, t.framework AS framework, t.title AS title, t.state AS state,
        t.created_date AS created_date, t.closed_date AS closed_date, t.merged_date AS merged_date,
-       t.comments AS comments, t.first_maintainer_reply_day IS NOT NULL AS answered,
+       t.comments AS comments, CASE WHEN t.source_kind = 'git' THEN NULL ELSE t.first_maintainer_reply_day IS NOT NULL END AS answered,
        t.first_maintainer_reply_date AS first_reply_date, t.first_maintainer_reply_day - t.created_day AS days_to_reply,
        t.labels AS labels, 'names ' + m.slug AS via, e.identifier AS identifier, e.location AS location,
        e.rule AS rule, e.confidence AS confidence

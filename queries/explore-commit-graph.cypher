@@ -1,6 +1,6 @@
 // name: explore-commit-graph
 // description: A commit's neighbourhood as drawable edges: its framework, the methods it implements or mentions, the papers it mentions, the issues it fixes, its releases and the pull request merged as it.
-// param: sha STRING = "c-trl-grpo" -- the commit's sha
+// param: sha STRING = "0f5ffad26e96d1a0eef568be91da956e81b4a11b" -- the commit's sha
 // returns: source_label, source_key, source_name, type, target_label, target_key, target_name
 // graph: edge-rows
 MATCH (c:Commit {sha: $sha})-[:PART_OF]->(f:Framework)

@@ -1,6 +1,6 @@
 // name: explore-thread-graph
 // description: An issue's or pull request's neighbourhood as drawable edges: its framework, the papers it cites, the methods it names, what fixes it or what it fixes, the commit a pull request was merged as, failures reported in it.
-// param: id STRING = "trl#12" -- the thread's id, framework#number
+// param: id STRING = "trl#2565" -- the thread's id, framework#number
 // returns: source_label, source_key, source_name, type, target_label, target_key, target_name
 // graph: edge-rows
 MATCH (t:Issue {id: $id})-[:PART_OF]->(f:Framework)

@@ -1,7 +1,7 @@
 // name: framework-methods
-// description: Every catalog method a framework implements, with its first implementing commit, pull request, first release and the days from the method's paper to that commit.
+// description: Every catalog method a framework implements, with its first implementing commit, pull request, first release and the days from the method's paper to that commit (from the paper's month where only its arXiv id dates it: date_precision says day or month).
 // param: framework STRING = "trl" -- the framework's slug
-// returns: method, name, arxiv_id, commit, commit_date, pr_number, release, release_date, days_after_paper, evidence, identifier, rule
+// returns: method, name, arxiv_id, commit, commit_date, pr_number, release, release_date, days_after_paper, date_precision, evidence, identifier, rule
 // graph: nodes=framework:Framework,method:Method(name),arxiv_id:Paper,commit:Commit edges=arxiv_id-PROPOSES->method,commit-IMPLEMENTS->method{location=evidence,identifier,rule},commit-PART_OF->framework
 MATCH (c:Commit)-[:IMPLEMENTS]->(m:Method)
 WHERE c.framework = $framework AND c.excluded IS NULL
@@ -13,6 +13,7 @@ OPTIONAL MATCH (p:Paper)
 WHERE p.arxiv_id = m.arxiv_id
 RETURN m.slug AS method, m.name AS name, m.arxiv_id AS arxiv_id, f.sha AS commit, f.commit_date AS commit_date,
        f.pr_number AS pr_number, r.tag AS release, r.release_date AS release_date,
-       f.commit_day - p.published_day AS days_after_paper, i.location AS evidence, i.identifier AS identifier,
+       f.commit_day - coalesce(p.published_day, p.month_day) AS days_after_paper,
+       CASE WHEN p.published_day IS NOT NULL THEN 'day' WHEN p.month_day IS NOT NULL THEN 'month' END AS date_precision, i.location AS evidence, i.identifier AS identifier,
        i.rule AS rule
 ORDER BY commit_date, method

@@ -1,6 +1,6 @@
 // name: resource-failure-fixes
 // description: A failure report as drawable edges: the issue it was reported in, the commits and pull requests that fix that issue, what it affects.
-// param: id STRING = "trl#12/nan-loss" -- the failure report's id
+// param: id STRING = "skyrl#1633/failure" -- the failure report's id
 // returns: source_label, source_key, source_name, type, target_label, target_key, target_name
 // graph: edge-rows
 MATCH (x:FailureReport {id: $id})-[:REPORTED_IN]->(i:Issue)

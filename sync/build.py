@@ -1,10 +1,11 @@
 """`uptake build`: every source that has data, into one store, in dependency order.
 
 The catalog comes first (methods and frameworks every other step links to), then the data
-release of the frameworks' histories, then papers, then model reports (which read the papers'
-abstracts back), then what earlier fetches left in the local cache. A step whose input is not
-there says what it skipped and how to get it, so a build without network still gives a useful
-graph, and building twice gives the same graph as building once.
+release of the frameworks' histories, then the release's papers (curated lists and the
+frameworks' citations, titles screened alone), then papers from arXiv, then model reports
+(which read the papers' abstracts back), then what earlier fetches left in the local cache.
+A step whose input is not there says what it skipped and how to get it, so a build without
+network still gives a useful graph, and building twice gives the same graph as building once.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .arxiv import sync_papers_offline
 from .catalog import sync_catalog
 from .git import sync_fetched_histories
 from .github import sync_github_offline
+from .papers_lists import sync_paper_release
 from .release import sync_data_release
 from .report import SyncReport
 from .reports import sync_reports
@@ -42,6 +44,8 @@ def _catalog_step(store: Store, progress=None, catalog: Catalog | None = None) -
 STEPS = (
     BuildStep("catalog", _catalog_step, reads_catalog=True),
     BuildStep("framework histories (data release)", sync_data_release),
+    # Before the arXiv papers: a paper loaded with its abstract is screened on it, not its title.
+    BuildStep("papers (curated lists and framework citations)", sync_paper_release),
     BuildStep("papers", sync_papers_offline),
     BuildStep("model reports", sync_reports),  # after papers: it reads their abstracts
     BuildStep("contribution rules", sync_rules_offline, reads_catalog=True),

@@ -26,6 +26,7 @@ from ..loaders.github import (
 )
 from ..loaders.link.methods import MethodMatcher
 from .report import SyncReport
+from .state import read_state
 
 
 @dataclass
@@ -114,13 +115,25 @@ def _write_unwritten(
     client: GitHubClient,
     git_dir: Path | None,
 ) -> None:
-    """Write every cached thread not yet written (this run's and an interrupted run's)."""
+    """Write every cached thread this store lacks or holds in an older version: this run's, an
+    interrupted run's, and all of them for a store the cache never fed (the cursor is the store's
+    own contents, so one warm cache serves any number of stores alike)."""
     result.fetched = client.report
-    unwritten = set(client.cache.state.get("unwritten", []))
-    records = _linked(framework, repo, methods, client.cache.read(), unwritten, git_dir)
+    raw = client.cache.read()
+    numbers = set(client.cache.state.get("unwritten", [])) | _behind(store, framework, raw)
+    records = _linked(framework, repo, methods, raw, numbers, git_dir)
     result.add(store.write_all(records))
-    result.threads = len(unwritten)
+    result.threads = len(numbers)
     client.cache.save_state(unwritten=[])
+
+
+def _behind(store: Store, framework: str, raw: RawThreads) -> set[int]:
+    """Cached threads whose last update the store does not hold."""
+    stored = {
+        row["number"]: row["updated_at"]
+        for row in read_state(store, "framework-thread-versions", {"framework": framework})
+    }
+    return {t.number for t in build_threads(framework, raw) if stored.get(t.number, "") != t.updated_at}
 
 
 def sync_github_offline(

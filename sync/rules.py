@@ -36,7 +36,7 @@ def sync_rules_offline(
             progress(1)
     if missing:
         report.skipped.append(
-            f"{', '.join(missing)}: no local clone in {clones_dir()}; "
-            "run `uptake load git --framework NAME` or `uptake update` first"
+            f"{', '.join(missing)}: no local clone in {clones_dir()}, so their rules are the data "
+            "release's, read at the mined heads; for newer ones run `uptake update`"
         )
     return report

@@ -65,6 +65,7 @@ def test_build_prints_one_readable_line_per_step(target):
     assert steps == [
         "catalog",
         "framework histories (data release)",
+        "papers (curated lists and framework citations)",
         "papers",
         "model reports",
         "contribution rules",

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from .display import progress_bar
+from .display import print_report, progress_bar
 from .options import StoreOption
 
 
@@ -159,6 +159,29 @@ def register(app, load_app, connect, fail) -> None:
             except ArxivLoadError as exc:
                 # Offline inputs are checked whole before writing; API pages are written as they come.
                 fail(f"{exc} (papers read before it were loaded)" if partial else str(exc))
+
+    @load_app.command("lists")
+    def load_lists(
+        repo: Annotated[Path, typer.Option("--repo", help="a fetched list repository (tree or bare)")],
+        name: Annotated[
+            str | None, typer.Option("--name", help="its owner/name; default: guessed from the folder")
+        ] = None,
+        store: StoreOption = None,
+    ) -> None:
+        """Papers of a curated list: arXiv ids, titles, headings as tags (screened on titles)."""
+        from ...loaders.paper_lists import PaperListError, list_entry_for
+        from ...sync.papers_lists import sync_paper_list
+
+        try:
+            entry = list_entry_for(repo, name)
+        except PaperListError as exc:
+            fail(str(exc))
+        with connect(store) as s:
+            try:
+                report = sync_paper_list(s, repo, entry)
+            except (PaperListError, FileNotFoundError) as exc:
+                fail(str(exc))
+        print_report(report)
 
     @load_app.command("reports")
     def load_reports_command(

@@ -29,7 +29,7 @@ def _selected(catalog, slugs: list[str] | None, fail):
 
 def _mine(
     store, entry, repo: Path | None, methods, workers, fail, unshallow: bool = False, strict: bool = False
-) -> None:
+) -> Path:
     from ...loaders.repository import GitError, clone_or_fetch, fetch_full_history
     from ...sync.git import sync_git
 
@@ -46,6 +46,7 @@ def _mine(
         typer.echo(line, err=True)
     if strict and report.mined.incomplete:
         raise typer.Exit(3)  # stored, but not whole: a script asked to hear it by the exit status
+    return path
 
 
 def register(app, load_app, connect, fail) -> None:
@@ -83,13 +84,56 @@ def register(app, load_app, connect, fail) -> None:
         workers: WorkersOption = None,
     ) -> None:
         """Fetch every catalog framework and every one added with `uptake framework add`, mine new
-        commits and link them (incremental)."""
+        commits, read contribution rules at the new heads, reload GitHub threads when a token is
+        set; then say what is new."""
+        import os
+
+        from ...sync.rules import sync_rules
+        from ..views.whatsnew import added, render_lines, whats_new
+
         catalog = read_catalog_or_fail(fail, store)
         entries = _selected(catalog, framework, fail)
         methods = list(catalog.methods.values())
         with connect(store) as s:
+            before = whats_new(s)
             for entry in entries:
-                _mine(s, entry, None, methods, workers, fail)
+                path = _mine(s, entry, None, methods, workers, fail)
+                print_report(sync_rules(s, entry.slug, path))
+            if os.environ.get("GITHUB_TOKEN"):
+                _update_threads(s, entries, methods, fail)
+            else:
+                typer.echo("github threads: not refreshed; set GITHUB_TOKEN to load them", err=True)
+            typer.echo("What is new:")
+            for line in render_lines(added(before, whats_new(s))):
+                typer.echo(line)
+
+    def _update_threads(s, entries, methods, fail) -> None:
+        from ...loaders.github import GitHubError
+        from ...sync.github import sync_github
+
+        for entry in entries:
+            try:
+                print_report(sync_github(s, entry.slug, entry.repo, methods))
+            except GitHubError as exc:
+                fail(f"{entry.slug}: {exc}")
+
+    @app.command("whatsnew")
+    def whatsnew(
+        since: Annotated[str, typer.Option("--since", help="first day, YYYY-MM-DD")],
+        store: StoreOption = None,
+    ) -> None:
+        """New first implementations, failure reports with their fixes, and proposals since a day."""
+        import datetime as dt
+
+        from ..views.whatsnew import render_lines, whats_new
+
+        try:
+            day = dt.date.fromisoformat(since)
+        except ValueError:
+            fail(f"--since: not a date (YYYY-MM-DD): {since!r}")
+        with connect(store, read_only=True) as s:
+            for line in render_lines(whats_new(s, day)):
+                typer.echo(line)
 
     release_app = typer.Typer(
         help="The data release of mined git facts (data/git).",
@@ -116,13 +160,16 @@ def register(app, load_app, connect, fail) -> None:
         """Mine every shipped framework's full history and write the data release files; a framework
         whose copy is not in --mirrors is skipped with a line saying so."""
         from ...loaders.git import mine_repository
-        from ...loaders.release import find_repository, write_release
+        from ...loaders.link.methods import MethodMatcher
+        from ...loaders.release import find_repository, framework_history, write_release
         from ...loaders.repository import GitError, clone_or_fetch
+        from ...loaders.rules import GitTree, RulesError, rule_records
 
         catalog = read_catalog_or_fail(fail, shipped_only=True)  # the release is of shipped frameworks
         entries = _selected(catalog, framework, fail)
         methods = list(catalog.methods.values())
-        facts = []
+        matcher = MethodMatcher(methods)
+        facts, extras = [], {}
         for entry in entries:
             try:
                 path = find_repository(mirrors, entry.repo) if mirrors else clone_or_fetch(entry.repo)
@@ -135,15 +182,28 @@ def register(app, load_app, connect, fail) -> None:
                 fail(f"{entry.slug}: {exc}")
             try:
                 facts.append(mine_repository(entry.slug, path, methods, workers))
-            except GitError as exc:
+                rules = list(rule_records(entry.slug, GitTree(path, facts[-1].head)))
+            except (GitError, FileNotFoundError, RulesError) as exc:
                 fail(f"{entry.slug}: {exc}")
+            extras[entry.slug] = (framework_history(facts[-1], entry.repo, matcher, path), rules)
             typer.echo(
                 f"{entry.slug}: {len(facts[-1].commits)} commits mined{facts[-1].incomplete_note()}", err=True
             )
         if not facts:
             fail("no framework's repository was found; nothing written")
-        counts = write_release(facts, out, compress=compress)
+        counts = write_release(facts, out, extras, compress=compress)
+        if mirrors:
+            papers_out = (out.parent / "papers" / "papers.jsonl.gz") if out else None
+            counts["papers.jsonl.gz"] = _release_papers(mirrors, out, papers_out, catalog)
         typer.echo(", ".join(f"{name}: {n}" for name, n in counts.items()))
+
+    def _release_papers(mirrors: Path, git_folder: Path | None, out: Path | None, catalog) -> int:
+        from ...loaders.paper_release import release_paper_rows, write_papers
+
+        rows = release_paper_rows(
+            mirrors, git_folder, catalog.methods.values(), warn=lambda m: typer.echo(m, err=True)
+        )
+        return write_papers(rows, out)
 
     @release_app.command("load")
     def release_load(

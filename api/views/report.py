@@ -66,6 +66,7 @@ class StudyRows:
     maintainer_orgs: list[dict[str, Any]]
     proposals: list[dict[str, Any]]
     widely: list[dict[str, Any]]
+    population: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -96,6 +97,7 @@ def fetch_rows(store: Store, window: StudyWindow) -> StudyRows:
         maintainer_orgs=_run(store, "report-maintainer-organizations", scope),
         proposals=_run(store, "report-proposals", dated),
         widely=_run(store, "report-widely-included-methods", {**scope, "min_frameworks": window.widely}),
+        population=(_run(store, "report-population", {}) or [{}])[0],
     )
 
 
@@ -134,7 +136,12 @@ def _group(papers: list[dict]) -> dict[str, Any]:
             lambda p: p["changes_existing_loss"] is True,
             lambda p: p["changes_existing_loss"] is not None,
         ),
-        "releases_code": _trait(papers, lambda p: bool(p["code_url"]), lambda p: True),
+        # No code link is "no code" only when an abstract was read; a title alone says nothing.
+        "releases_code": _trait(
+            papers,
+            lambda p: bool(p["code_url"]),
+            lambda p: bool(p["code_url"]) or p.get("screened_on") != "title",
+        ),
     }
 
 
@@ -179,10 +186,13 @@ def compute_measures(rows: StudyRows, window: StudyWindow) -> dict[str, Any]:
 
     not_included = [p for p in papers if not _included(p)]
     silent = [p for p in not_included if p["threads"] == 0]
-    unanswered = [t for t in rows.proposals if not t["answered"]]
+    # A pull request known only from its merge commit has no known replies: it is left out of the share.
+    known = [t for t in rows.proposals if t.get("reply_known", True)]
+    unanswered = [t for t in known if not t["answered"]]
     stated = [m for m in rows.widely if m["stating_reports"] > 0]
 
     return {
+        "population": _population(rows.population, papers),
         "window": {
             "from": window.since.isoformat(),
             "to": window.until.isoformat(),
@@ -208,8 +218,9 @@ def compute_measures(rows: StudyRows, window: StudyWindow) -> dict[str, Any]:
         },
         "proposals": {
             "threads": len(rows.proposals),
+            "with_known_replies": len(known),
             "without_maintainer_reply": len(unanswered),
-            "share": _share(len(unanswered), len(rows.proposals)),
+            "share": _share(len(unanswered), len(known)),
         },
         "widely_included_methods": {
             "methods": len(rows.widely),
@@ -224,6 +235,55 @@ def compute_measures(rows: StudyRows, window: StudyWindow) -> dict[str, Any]:
             "values": latencies,
         },
     }
+
+
+def _population(counts: dict[str, Any], papers: list[dict]) -> dict[str, Any]:
+    """Who the measures speak of: the graph's papers, what they were screened on, how dated."""
+    return {
+        **{name: int(value or 0) for name, value in counts.items()},  # sums may come back as decimals
+        "window_general_methods_dated_by_month": sum(1 for p in papers if p.get("date_precision") == "month"),
+        "window_general_methods_screened_on_title": sum(1 for p in papers if p.get("screened_on") == "title"),
+    }
+
+
+# What fills a section that came out empty, and the command that loads it.
+EMPTY_NOTES = {
+    "papers": (
+        "No paper in the window is screened as a general method. Papers are screened as they load: "
+        "`uptake build` screens the release's papers (curated lists, framework citations) on their "
+        "titles alone; `uptake load lists --repo PATH` adds a fetched list, and `uptake load arxiv "
+        "--ids ... | --snapshot FILE` screens on abstracts."
+    ),
+    "included": (
+        "No general-method paper of the window proposes a method a chosen framework implements: "
+        "inclusions need PROPOSES links (catalog methods, or methods found in abstracts by `uptake "
+        "load arxiv`) and implementing commits (`uptake build`, then `uptake update` for new ones)."
+    ),
+    "threads": (
+        "No issue or pull request is loaded from GitHub: the data release knows pull requests by their "
+        "merge commits (titles, no replies or comments) and issues by number, so the reply measures "
+        "are unknown. Load threads with `uptake load github --framework NAME` (set GITHUB_TOKEN for "
+        "the rate limit)."
+    ),
+    "widely": (
+        "No method is implemented in that many chosen frameworks; lower `--widely` or load more "
+        "histories (`uptake update`)."
+    ),
+}
+
+
+def empty_sections(result: dict[str, Any]) -> dict[str, str]:
+    """A note for each section without data: what would fill it and which command loads it."""
+    notes = {}
+    if result["general_methods"]["papers"] == 0:
+        notes["papers"] = EMPTY_NOTES["papers"]
+    elif result["general_methods"]["included"] == 0:
+        notes["included"] = EMPTY_NOTES["included"]
+    if not result.get("population", {}).get("threads_from_github"):
+        notes["threads"] = EMPTY_NOTES["threads"]
+    if result["widely_included_methods"]["methods"] == 0:
+        notes["widely"] = EMPTY_NOTES["widely"]
+    return notes
 
 
 def _median(values: list[int]) -> float | None:
@@ -262,19 +322,50 @@ def _comparison_table(comparison: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _population_lines(pop: dict[str, Any]) -> list[str]:
+    if not pop.get("papers"):
+        return ["The graph holds no papers: run `uptake build`.", ""]
+    return [
+        f"The graph holds {pop['papers']} papers, {pop.get('titled', 0)} with a title "
+        f"({pop.get('from_lists', 0)} named by curated lists or the frameworks' documentation). "
+        f"{pop.get('screened', 0)} are screened: {pop.get('screened_on_abstract', 0)} on title and "
+        f"abstract, {pop.get('screened_on_title', 0)} on the title alone (less sure); "
+        f"{pop.get('general_methods', 0)} propose a general method. {pop.get('dated_by_day', 0)} are dated "
+        f"to the day (arXiv metadata), {pop.get('dated_by_month', 0)} only to the month of their arXiv id: "
+        "their latencies count from the 1st of that month.",
+        f"Threads: {pop.get('threads_from_github', 0)} issues and pull requests read from GitHub; "
+        f"{pop.get('pulls_from_git', 0)} pull requests and {pop.get('issues_from_git', 0)} issues known only "
+        "from commit messages (numbers, titles of merged pull requests; no comments).",
+        "",
+    ]
+
+
 def render_markdown(result: dict[str, Any]) -> str:
     w, g = result["window"], result["general_methods"]
+    pop = result.get("population", {})
+    notes = empty_sections(result)
+
+    def note(key: str) -> list[str]:
+        return [f"> {notes[key]}", ""] if key in notes else []
+
     lines = [
         "# Uptake study report",
         "",
         f"Papers first published {w['from']} to {w['to']}; "
         f"frameworks: {', '.join(w['frameworks']) or 'none'}.",
         "",
+        "## Population",
+        "",
+        *_population_lines(pop),
         "## General-method papers",
         "",
         f"{g['papers']} general-method papers; {g['included']} reached at least one framework "
-        f"({_pct(g['share_included'])}).",
+        f"({_pct(g['share_included'])}). Of them, {pop.get('window_general_methods_screened_on_title', 0)} "
+        f"were screened on their title alone and {pop.get('window_general_methods_dated_by_month', 0)} "
+        "are dated by month.",
         "",
+        *note("papers"),
+        *note("included"),
         "## Quarterly cohorts",
         "",
         "| quarter | papers | included | included within 180 days |",
@@ -295,6 +386,15 @@ def render_markdown(result: dict[str, Any]) -> str:
         "",
         "## Included against the rest",
         "",
+        *(
+            [
+                "> The traits below are read from abstracts: papers screened on their title alone count as "
+                "unknown. Load abstracts with `uptake load arxiv --ids ...` (or `--snapshot FILE`).",
+                "",
+            ]
+            if pop.get("window_general_methods_screened_on_title")
+            else []
+        ),
         *_comparison_table(result["comparison"]),
         "",
         "### Without papers from the frameworks' maintainers",
@@ -309,19 +409,23 @@ def render_markdown(result: dict[str, Any]) -> str:
         "",
         "## Threads and proposals",
         "",
+        *note("threads"),
     ]
     nt, pr, wi = result["no_thread"], result["proposals"], result["widely_included_methods"]
     lines += [
         f"* Not-included general methods with no citing or naming issue/PR: {nt['without_thread']} of "
         f"{nt['not_included']} ({_pct(nt['share'])}).",
         f"* Proposals (issues/PRs citing a window paper or naming its method) without a maintainer reply: "
-        f"{pr['without_maintainer_reply']} of {pr['threads']} ({_pct(pr['share'])}).",
+        f"{pr['without_maintainer_reply']} of {pr['with_known_replies']} whose replies are loaded "
+        f"({_pct(pr['share'])}); {pr['threads'] - pr['with_known_replies']} more are pull requests known "
+        "only from their merge commits.",
         "",
         f"## Widely-included methods (in at least {w['widely_included_min_frameworks']} frameworks)",
         "",
         f"Model technical reports state {wi['stated_by_model_reports']} of {wi['methods']} "
         f"({_pct(wi['share'])}).",
         "",
+        *note("widely"),
         "| method | frameworks | reports stating it |",
         "| --- | --- | --- |",
     ]
@@ -340,6 +444,7 @@ def write_charts(result: dict[str, Any], out: Path) -> list[Path]:
 
     matplotlib.use("Agg")  # files only, no display
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     paths = []
     cohorts = result["cohorts"]
@@ -355,6 +460,8 @@ def write_charts(result: dict[str, Any], out: Path) -> list[Path]:
     )
     ax.set_xticks(list(xs), [c["quarter"] for c in cohorts], rotation=45)
     ax.set_ylabel("papers")
+    ax.set_ylim(bottom=0)  # counts: an empty chart must not show negative ticks
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title("Quarterly cohorts against inclusions")
     ax.legend()
     fig.tight_layout()
@@ -367,6 +474,10 @@ def write_charts(result: dict[str, Any], out: Path) -> list[Path]:
     ax.axvline(WITHIN_DAYS, color="black", linestyle="--", label="180 days")
     ax.set_xlabel("days from the paper's first version to the first implementing commit")
     ax.set_ylabel("included papers")
+    ax.set_ylim(bottom=0)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    if not values:
+        ax.set_xlim(0, 2 * WITHIN_DAYS)
     ax.set_title("Latency distribution")
     ax.legend()
     fig.tight_layout()

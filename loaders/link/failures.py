@@ -653,6 +653,7 @@ def failure_records(thread: Thread, verdict: FailureVerdict) -> Iterator[Node | 
             "confidence": verdict.confidence,
             "location": location,
             "identifier": verdict.identifier,
+            "source_kind": "issue",
         },
         origin=location,
     )

@@ -1,0 +1,168 @@
+"""Pull requests, issue references and failure reports known from commit messages alone.
+
+A framework's history says a good deal about its tracker without the GitHub API:
+
+* a squash merge's subject is the pull request's title followed by `(#N)`, and a merge
+  commit's subject is `Merge pull request #N from ...` with the title on the next line: the
+  pull request's number, title, merge date and merge commit are facts of the history;
+* `Fixes #12`, `Closes owner/repo#12` in a message (and an issue number beside a fix verb in a
+  squash subject, as in `fixes.py`) say the commit fixes issue 12;
+* a fix commit whose message states a failure of a run (NaN, OOM, crash, hang, divergence...,
+  read by the same classifier as issues) is a failure report whose evidence is that message.
+
+Everything here is pure; each fact names the rule that found it. The GitHub loader later adds
+what the history does not know (state, author, body, comments) to the same nodes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from .failures import FailureVerdict, classify_failure
+from .fixes import closing_references, squash_subject_references
+from .methods import MethodMatcher
+from .threads import Thread, cited_papers, named_methods
+
+_SQUASH = re.compile(r"\s*\(#(\d+)\)\s*$")
+_MERGE = re.compile(r"^Merge pull request #(\d+) from \S+")
+_REVERT = re.compile(r"^Revert\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class HistoryCommit:
+    sha: str
+    commit_date: str  # ISO timestamp
+    message: str
+
+    @property
+    def subject(self) -> str:
+        return self.message.strip().split("\n", 1)[0].strip()
+
+    @property
+    def body(self) -> str:
+        return self.message.strip().partition("\n")[2].strip()
+
+
+@dataclass(frozen=True)
+class MergedPull:
+    number: int
+    title: str
+    sha: str
+    merged_at: str
+    rule: str  # squash-subject or merge-commit-subject
+    # (rel, key, identifier, rule, confidence): papers its title cites (CITES), methods it names (NAMES)
+    links: tuple[tuple[str, str, str, str, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class IssueFix:
+    sha: str
+    issue: int
+    identifier: str
+    rule: str
+    confidence: float
+    pull: int | None  # the pull request the fixing commit merged, when known
+
+
+@dataclass(frozen=True)
+class CommitFailure:
+    sha: str
+    commit_date: str
+    verdict: FailureVerdict
+    issue: int | None  # the issue the commit closes, where the failure was first reported
+
+
+def merged_pull(commit: HistoryCommit) -> MergedPull | None:
+    """The pull request a squash or merge commit merged, with its title, or None."""
+    subject = commit.subject
+    merge = _MERGE.match(subject)
+    if merge:
+        title = commit.body.split("\n", 1)[0].strip() if commit.body else ""
+        return MergedPull(int(merge.group(1)), title, commit.sha, commit.commit_date, "merge-commit-subject")
+    squash = _SQUASH.search(subject)
+    if squash:
+        title = subject[: squash.start()].strip()
+        return MergedPull(int(squash.group(1)), title, commit.sha, commit.commit_date, "squash-subject")
+    return None
+
+
+def issue_fixes(commit: HistoryCommit, repo: str, pull: int | None) -> list[IssueFix]:
+    """Issues a commit says it fixes: closing keywords anywhere in the message, then issue
+    numbers beside a fix verb in a squash subject. The message's own pull request is no issue."""
+    found: dict[int, IssueFix] = {}
+    for number, matched, confidence in closing_references(commit.message, repo):
+        if number != pull:
+            found.setdefault(
+                number, IssueFix(commit.sha, number, matched, "closing-keyword", confidence - 0.05, pull)
+            )
+    for number, matched in squash_subject_references(commit.subject):
+        if number != pull and number not in found:
+            found[number] = IssueFix(commit.sha, number, matched, "issue-ref-in-squash-subject", 0.6, pull)
+    return list(found.values())
+
+
+def stated_failure(commit: HistoryCommit, matcher: MethodMatcher | None) -> FailureVerdict | None:
+    """The failure a fix commit states, or None: the subject must say it fixes something and name
+    a symptom of a run (a bare "fix" names none). Only the subject is read for symptoms: bodies
+    of squash merges carry pull request templates and lists of other changes. Reverts restore."""
+    if _REVERT.match(commit.subject):
+        return None
+    title = _SQUASH.sub("", commit.subject)
+    verdict = classify_failure(title, "", matcher)
+    if verdict is None or verdict.symptom == "malfunction" or "malfunction" not in verdict.symptoms:
+        return None
+    return verdict
+
+
+@dataclass
+class HistoryFacts:
+    pulls: list[MergedPull]
+    fixes: list[IssueFix]
+    failures: list[CommitFailure]
+
+
+def history_facts(
+    commits: Iterable[HistoryCommit], repo: str, matcher: MethodMatcher | None = None
+) -> HistoryFacts:
+    """Every pull request, issue fix and stated failure in a history, oldest commit first.
+    A number seen twice (a cherry-pick keeps its subject) is the first commit's; numbers known
+    as pull requests are never taken for issues."""
+    ordered = sorted(commits, key=lambda c: (c.commit_date, c.sha))
+    pulls: dict[int, MergedPull] = {}
+    for commit in ordered:
+        pull = merged_pull(commit)
+        if pull is not None and pull.number not in pulls:
+            pulls[pull.number] = _with_title_links(pull, matcher) if matcher else pull
+    fixes: list[IssueFix] = []
+    failures: list[CommitFailure] = []
+    for commit in ordered:
+        pull = merged_pull(commit)
+        number = pull.number if pull else None
+        closed = [f for f in issue_fixes(commit, repo, number) if f.issue not in pulls]
+        fixes += closed
+        verdict = stated_failure(commit, matcher)
+        if verdict is not None:
+            failures.append(
+                CommitFailure(commit.sha, commit.commit_date, verdict, closed[0].issue if closed else None)
+            )
+    return HistoryFacts(list(pulls.values()), fixes, failures)
+
+
+def _with_title_links(pull: MergedPull, matcher: MethodMatcher) -> MergedPull:
+    """The papers a pull request's title cites and the methods it names, by the thread rules."""
+    thread = Thread("", pull.number, True, pull.title, "", "closed")
+    links = [("CITES", i, e.identifier, e.rule, e.confidence) for i, e in cited_papers(thread).items()]
+    links += [
+        ("NAMES", s, e.identifier, e.rule, e.confidence) for s, e in named_methods(thread, matcher).items()
+    ]
+    return replace(pull, links=tuple(links))
+
+
+def failure_key(framework: str, sha: str, issue: int | None) -> str:
+    """The issue's key when the fixing commit closes one (so the GitHub loader's report of the
+    same issue is the same node), else the commit's."""
+    if issue is not None:
+        return f"{framework}#{issue}/failure"
+    return f"{framework}@{sha[:12]}/failure"
