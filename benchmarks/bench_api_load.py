@@ -392,7 +392,7 @@ def main() -> None:
     )
     parser.add_argument("--neo4j", default=None, help="bolt:// URI of a Neo4j to fill (it is emptied first)")
     parser.add_argument("--clients", type=int, default=16, help="concurrent clients")
-    parser.add_argument("--workers", type=int, default=1, help="API server processes (uptake serve --workers)")
+    parser.add_argument("--workers", type=int, default=1, help="API server processes (serve --workers)")
     parser.add_argument("--requests", type=int, default=1000, help="requests per measurement at most")
     parser.add_argument("--seconds", type=float, default=8.0, help="seconds per measurement at most")
     parser.add_argument("--skip-shipped", action="store_true")
