@@ -104,4 +104,3 @@ def _date(value: str | None, option: str) -> dt.date | None:
         return dt.date.fromisoformat(value)
     except ValueError:
         raise ValueError(f"{option} must be a date YYYY-MM-DD, got {value!r}") from None
-
