@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from ...graph.store import resolve_store_target
-from . import browser_guide, explorer
+from . import browser_guide, docs, explorer
 from .body_limit import BodyLimit, max_body_bytes
 from .dependencies import StoreHolder
 from .errors import ApiError, install_error_handlers
@@ -44,6 +44,8 @@ def create_app(store_target: str | None = None, settings: ApiSettings | None = N
         version="1",
         description="How RL post-training methods travel from arXiv papers into open-source frameworks.",
         responses={422: {"model": ErrorResponse}},
+        docs_url=None,  # served by `docs` from installed files instead of a CDN
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.holder = holder
@@ -53,6 +55,7 @@ def create_app(store_target: str | None = None, settings: ApiSettings | None = N
     install_error_handlers(app)
     for module in (service, queries, cypher, resources, admin):
         app.include_router(module.router)
+    app.include_router(docs.router)  # /docs and /redoc, offline
     app.include_router(explorer.router)  # the web explorer at /
     app.include_router(browser_guide.router)  # the Neo4j Browser guide at /browser
     app.include_router(queries.typed_router())
