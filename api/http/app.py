@@ -21,7 +21,7 @@ from .errors import ApiError, install_error_handlers
 from .hosts import TrustedHosts
 from .jobs import LoadJobs
 from .models import ErrorResponse
-from .routes import admin, cypher, queries, resources, service
+from .routes import admin, cypher, matrix, queries, resources, service
 from .settings import ApiSettings
 
 __all__ = ["ApiError", "create_app"]
@@ -53,7 +53,7 @@ def create_app(store_target: str | None = None, settings: ApiSettings | None = N
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes())
     app.add_middleware(TrustedHosts, allowed=settings.trusted_hosts)
     install_error_handlers(app)
-    for module in (service, queries, cypher, resources, admin):
+    for module in (service, queries, cypher, resources, matrix, admin):
         app.include_router(module.router)
     app.include_router(docs.router)  # /docs and /redoc, offline
     app.include_router(explorer.router)  # the web explorer at /

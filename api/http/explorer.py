@@ -97,13 +97,28 @@ def _drawable(graph: Graph, repos: dict[str, str], focus: str | None = None) -> 
                 "properties": node.properties,
             }
         )
+    claims = _framework_claims(graph)
     rels = []
     for rel in graph.relationships:
         # The evidence of a link is its source's record (the commit, the thread, the paper), except
         # a framework's SUPPORTS, shown by the method's paper, and EXTENDS, by the child's paper.
         source = rel.target if rel.type == "SUPPORTS" else rel.source
-        rels.append({**rel.model_dump(mode="json"), "url": rel.properties.get("url") or urls.get(source)})
+        drawn = {**rel.model_dump(mode="json"), "url": rel.properties.get("url") or urls.get(source)}
+        if (rel.source, rel.target) in claims:
+            drawn["properties"]["agreement"] = claims[(rel.source, rel.target)]
+        rels.append(drawn)
     return {"focus": focus, "nodes": nodes, "relationships": rels}
+
+
+def _framework_claims(graph: Graph) -> dict[tuple[str, str], str]:
+    """For each framework and method joined by SUPPORTS (the catalog's claim) or IMPLEMENTS (mined
+    commits, summarised per framework): whether both say so, or only one."""
+    said: dict[tuple[str, str], set[str]] = {}
+    for rel in graph.relationships:
+        if rel.type in ("SUPPORTS", "IMPLEMENTS") and rel.source.startswith("Framework:"):
+            said.setdefault((rel.source, rel.target), set()).add(rel.type)
+    names = {frozenset({"SUPPORTS", "IMPLEMENTS"}): "agree", frozenset({"SUPPORTS"}): "claim only"}
+    return {pair: names.get(frozenset(types), "evidence only") for pair, types in said.items()}
 
 
 def _repos(request: Request) -> dict[str, str]:
@@ -116,6 +131,12 @@ def _repos(request: Request) -> dict[str, str]:
 @router.get("/", response_class=HTMLResponse)
 def index() -> HTMLResponse:
     return HTMLResponse(_asset("index.html") or b"")
+
+
+@router.get("/view/matrix", response_class=HTMLResponse)
+def matrix_page() -> HTMLResponse:
+    """The method × framework matrix as a page (its data: GET /matrix)."""
+    return HTMLResponse(_asset("matrix.html") or b"")
 
 
 @router.get("/assets/{name}")

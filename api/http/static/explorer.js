@@ -218,11 +218,13 @@ function draw() {
     const x1 = a.x + BOX_W / 2, y1 = up ? a.y : a.y + a.h;
     const x2 = b.x + BOX_W / 2, y2 = up ? b.y + b.h : b.y;
     const my = (y1 + y2) / 2;
-    const g = svg("g", { class: `edge ${r.type}`, "data-id": r.id, "data-type": r.type });
+    const agreement = r.properties && r.properties.agreement;
+    const disagree = agreement && agreement !== "agree" ? " disagree" : "";
+    const g = svg("g", { class: `edge ${r.type}${disagree}`, "data-id": r.id, "data-type": r.type });
     g.append(svg("path", { d: `M${x1},${y1} C${x1},${my} ${x2},${my} ${x2},${y2}`, "marker-end": "url(#arrow)" }));
     const change = r.properties && r.properties.change;
     const text = svg("text", { x: (x1 + x2) / 2 + 4, y: my + 4, "text-anchor": "middle" });
-    text.textContent = r.type === "EXTENDS" ? `${change || "extends"}` : r.type.toLowerCase().replace(/_/g, " ");
+    text.textContent = r.type === "EXTENDS" ? `${change || "extends"}` : edgeVerb(r);
     if (r.url) {
       const link = svg("a", { href: r.url, target: "_blank", rel: "noopener", class: "evidence" });
       link.setAttribute("aria-label", `${edgeSentence(r)} — evidence`);
@@ -281,9 +283,17 @@ function drawLegend() {
   }));
 }
 
+// A framework's SUPPORTS is the catalog's claim and its IMPLEMENTS the mined commits; where only
+// one of the two exists the edge says so ("supports (claim only)", "implements (evidence only)").
+function edgeVerb(r) {
+  const verb = r.type.toLowerCase().replace(/_/g, " ");
+  const agreement = r.properties && r.properties.agreement;
+  return agreement && agreement !== "agree" ? `${verb} (${agreement})` : verb;
+}
+
 function edgeSentence(r) {
   const a = state.nodes.get(r.source), b = state.nodes.get(r.target);
-  const verb = r.type === "EXTENDS" ? `extends (changes ${(r.properties && r.properties.change) || "?"})` : r.type.toLowerCase().replace(/_/g, " ");
+  const verb = r.type === "EXTENDS" ? `extends (changes ${(r.properties && r.properties.change) || "?"})` : edgeVerb(r);
   return `${a ? a.caption : r.source} ${verb} ${b ? b.caption : r.target}`;
 }
 
