@@ -21,7 +21,7 @@ function cell(c) {
   td.append(date);
   if (c.release) td.append(" ", el("span", { class: "release" }, c.release));
   if (c.identifier) td.append(el("code", { title: `${c.identifier} (${c.evidence || "?"})` }, c.identifier));
-  if (c.commits > 1) td.append(el("span", { class: "release" }, `+${c.commits - 1} more commits`));
+  if (c.commits > 1) td.append(el("span", { class: "more" }, `+${c.commits - 1} more commit${c.commits > 2 ? "s" : ""}`));
   return td;
 }
 
@@ -51,7 +51,8 @@ async function draw() {
   document.querySelector("#matrix thead").replaceChildren(head);
   document.querySelector("#matrix tbody").replaceChildren(...rows);
   document.getElementById("summary").textContent =
-    `${body.methods.length} methods, ${body.frameworks.length} frameworks, ${body.implemented} implementations with evidence, ${body.count - body.implemented} catalog claims without evidence`;
+    `${body.methods.length} methods, ${body.frameworks.length} frameworks: ${body.implemented} implemented with evidence, ` +
+    `${body.count - body.implemented} claimed by the catalog without evidence`;
 }
 
 document.getElementById("filters").addEventListener("change", draw);
