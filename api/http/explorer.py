@@ -37,6 +37,8 @@ NEIGHBOUR_QUERIES = {
     "PullRequest": ("explore-thread-graph", "id"),
 }
 _FRAMEWORK_PREFIX = re.compile(r"^([^#/]+)[#/]")
+# Past this many neighbours of one kind, the rest of them are folded into one box.
+FOLD_AFTER = 12
 
 
 @cache
@@ -125,6 +127,93 @@ def _repos(request: Request) -> dict[str, str]:
     return {r["slug"]: r["repo"] for r in _run(request, "resource-frameworks", {}).rows if r.get("repo")}
 
 
+# -- keeping a view readable at any size -------------------------------------------------------
+
+
+def _readable(request: Request, graph: Graph, focus: str | None) -> Graph:
+    """A framework's commits as one box each, and a node's neighbours past a dozen folded."""
+    return _fold(_group_commits(request, graph, focus), focus)
+
+
+def _group_commits(request: Request, graph: Graph, focus: str | None) -> Graph:
+    """Each framework's commits drawn as one box: its first commit (date, release) and how many more."""
+    commits = [n for n in graph.nodes if n.label == "Commit" and n.id != focus]
+    if len(commits) < 2:
+        return graph
+    rows = _run(request, "explore-commit-summary", {"shas": [n.key for n in commits]}).rows
+    about = {r["sha"]: r for r in rows}
+    by_framework: dict[str, list] = {}
+    for node in commits:
+        framework = (about.get(node.key) or {}).get("framework")
+        if framework:
+            by_framework.setdefault(framework, []).append(node)
+    merged_into: dict[str, str] = {}
+    for framework, nodes in by_framework.items():
+        nodes.sort(key=lambda n: (about[n.key]["commit_ts"] or 0, n.key))
+        first, rest = nodes[0], nodes[1:]
+        info = about[first.key]
+        first.properties.update(
+            framework=framework,
+            commit_date=str(info["commit_date"]) if info["commit_date"] else None,
+            release=info["release"],
+            commits=len(nodes),
+            more_commits=[n.key for n in rest],
+        )
+        merged_into.update({n.id: first.id for n in rest})
+    return _merge_nodes(graph, merged_into)
+
+
+def _fold(graph: Graph, focus: str | None) -> Graph:
+    """Past `FOLD_AFTER` neighbours of the focus of one kind, the rest become one '+N more' box."""
+    if focus is None:
+        return graph
+    # One kind: the same label joined to the focus by the same relationship in the same direction
+    # (a method's children fold, its parent stays).
+    kinds: dict[tuple[str, str, bool], list] = {}
+    nodes = {n.id: n for n in graph.nodes}
+    for rel in graph.relationships:
+        other = rel.target if rel.source == focus else rel.source if rel.target == focus else None
+        if other not in nodes or other == focus:
+            continue
+        kind = (nodes[other].label, rel.type, other == rel.source)
+        if nodes[other] not in kinds.get(kind, []):
+            kinds.setdefault(kind, []).append(nodes[other])
+    folded: dict[str, str] = {}
+    for (label, type_, incoming), members in kinds.items():
+        members = [n for n in members if n.id not in folded]
+        if len(members) <= FOLD_AFTER:
+            continue
+        members.sort(key=lambda n: caption(n.label, n.key, n.properties, n.name).lower())
+        hidden = members[FOLD_AFTER:]
+        verb = type_.lower().replace("_", " ")
+        more = GraphNode(
+            id=f"More:{label}-{type_}-{'in' if incoming else 'out'}",
+            label="More",
+            key=f"{label} {verb}",
+            name=f"+{len(hidden)} more {label}",
+            properties={"folded": [n.key for n in hidden]},
+        )
+        graph.nodes.append(more)
+        folded.update({n.id: more.id for n in hidden})
+    return _merge_nodes(graph, folded)
+
+
+def _merge_nodes(graph: Graph, into: dict[str, str]) -> Graph:
+    """Drop the nodes in `into` and point their relationships at the node each merges into, once."""
+    if not into:
+        return graph
+    nodes = [n for n in graph.nodes if n.id not in into]
+    rels, seen = [], set()
+    for rel in graph.relationships:
+        source, target = into.get(rel.source, rel.source), into.get(rel.target, rel.target)
+        rid = f"{source}-{rel.type}->{target}"
+        if rid in seen or source == target:
+            continue
+        seen.add(rid)
+        rels.append(rel.model_copy(update={"id": rid, "source": source, "target": target}))
+    return Graph(nodes=nodes, relationships=rels)
+
+
 # -- routes ------------------------------------------------------------------------------------
 
 
@@ -204,7 +293,7 @@ def lineage(request: Request, slug: str) -> Any:
             }
             for a in adoption.get(node.key, [])
         ]
-    drawn = _drawable(graph, repos, node_id("Method", slug))
+    drawn = _drawable(_fold(graph, node_id("Method", slug)), repos, node_id("Method", slug))
     urls = {n["id"]: n["url"] for n in drawn["nodes"]}
     for rel in drawn["relationships"]:
         rel["url"] = urls.get(rel["source"])  # what changed is told by the child's paper
@@ -216,7 +305,8 @@ def neighbours(request: Request, label: str, key: str) -> Any:
     if label not in NEIGHBOUR_QUERIES:
         return {"focus": node_id(label, key), "nodes": [], "relationships": []}
     name, param = NEIGHBOUR_QUERIES[label]
-    return _drawable(_graph(request, name, {param: key}), _repos(request), node_id(label, key))
+    focus = node_id(label, key)
+    return _drawable(_readable(request, _graph(request, name, {param: key}), focus), _repos(request), focus)
 
 
 @router.get("/explore/query/{name}")
@@ -224,4 +314,4 @@ def query(request: Request, name: str) -> Any:
     """A stored query's result as a drawable graph (paper -> proposal -> implementation, failure -> fix)."""
     values = {k: v for k, v in request.query_params.items()}
     focus = next((node_id("Paper", v) for k, v in values.items() if k == "arxiv_id"), None)
-    return _drawable(_graph(request, name, values), _repos(request), focus)
+    return _drawable(_readable(request, _graph(request, name, values), focus), _repos(request), focus)

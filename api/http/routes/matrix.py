@@ -37,9 +37,7 @@ def get_matrix(holder: HolderDep, settings: SettingsDep, family: str = "", chang
     rows = stored_result(
         holder, settings, "method-framework-matrix", {"family": family, "change": change}
     ).rows
-    repos = {
-        r["slug"]: r["repo"] for r in stored_result(holder, settings, "resource-frameworks", {}).rows
-    }
+    repos = {r["slug"]: r["repo"] for r in stored_result(holder, settings, "resource-frameworks", {}).rows}
     cells = sorted(rows, key=lambda r: (r["method"], r["framework"]))
     for cell in cells:
         sha = cell["first_commit"]

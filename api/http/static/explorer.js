@@ -149,6 +149,10 @@ function subLines(node) {
     for (const i of impls.slice(0, MAX_IMPL_LINES)) lines.push(`${i.framework} · ${i.first_commit_date}`);
     if (impls.length > MAX_IMPL_LINES) lines.push(`+${impls.length - MAX_IMPL_LINES} more`);
   } else if (node.properties.framework) lines[0] += ` · ${node.properties.framework}`;
+  const p = node.properties;
+  if (node.label === "Commit" && p.commit_date) lines.push([p.commit_date, p.release].filter(Boolean).join(" · "));
+  if (node.label === "Commit" && p.commits > 1) lines.push(`+${p.commits - 1} more commit${p.commits > 2 ? "s" : ""}`);
+  if (node.label === "More") lines[0] = "folded: see details";
   return lines;
 }
 
@@ -176,12 +180,20 @@ function layout() {
     }
   }
   const min = Math.min(...layer.values());
+  const layers = [];
+  for (const [id, l] of layer) (layers[l - min] = layers[l - min] || []).push(id);
+  // A layer wider than the canvas wraps onto more rows: nothing scrolls sideways.
+  const perRow = Math.max(1, Math.floor(($("canvas").clientWidth - GAP_X) / (BOX_W + GAP_X)));
   const rows = [];
-  for (const [id, l] of layer) (rows[l - min] = rows[l - min] || []).push(id);
+  for (const row of layers) {
+    if (!row) continue;
+    row.sort((a, b) => state.nodes.get(a).caption.localeCompare(state.nodes.get(b).caption));
+    for (let k = 0; k < row.length; k += perRow) rows.push(row.slice(k, k + perRow));
+  }
   const pos = new Map();
   const heights = rows.map((row) => Math.max(...(row || []).map((id) => 26 + LINE_H * subLines(state.nodes.get(id)).length)));
   let y = 20;
-  const width = Math.max(...rows.map((row) => (row || []).length)) * (BOX_W + GAP_X) + GAP_X;
+  const width = Math.max(...rows.map((row) => row.length)) * (BOX_W + GAP_X) + GAP_X;
   rows.forEach((row, i) => {
     if (!row) return;
     const centre = (id) => {
@@ -202,8 +214,8 @@ function layout() {
 
 function draw() {
   const { pos, width, height } = layout();
-  // Shrink a wide graph to fit the canvas, down to 60 %; past that the canvas scrolls.
-  const scale = Math.max(0.6, Math.min(1, ($("canvas").clientWidth - 4) / width));
+  // Rows wrap to the canvas (see layout), so text keeps its size; a tall graph scrolls down.
+  const scale = Math.min(1, ($("canvas").clientWidth - 4) / width);
   const root = svg("svg", { width: width * scale, height: height * scale, viewBox: `0 0 ${width} ${height}`, role: "group", "aria-labelledby": "view-heading", id: "graph-svg" });
   const defs = svg("defs");
   const marker = svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
@@ -241,7 +253,10 @@ function draw() {
   $("canvas").replaceChildren(root);
   // Keep the node being looked at in view when the graph is wider than the canvas.
   const centre = pos.get(state.selected) || pos.get(state.focus);
-  if (centre) $("canvas").scrollLeft = (centre.x + BOX_W / 2) * scale - $("canvas").clientWidth / 2;
+  if (centre) {
+    $("canvas").scrollLeft = (centre.x + BOX_W / 2) * scale - $("canvas").clientWidth / 2;
+    $("canvas").scrollTop = (centre.y + centre.h / 2) * scale - $("canvas").clientHeight / 2;
+  }
   drawLegend();
   drawList();
 }
