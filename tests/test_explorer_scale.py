@@ -103,3 +103,35 @@ def test_a_frameworks_commits_are_one_box_with_its_first_commit_and_how_many_mor
         assert sorted(commits) == ["Commit:m000", "Commit:m001", "Commit:m002"]  # the first of each
         text = page.text_content('svg .node[data-id="Commit:m000"]')
         assert "2025-04-01" in text and f"+{MENTIONS // 3 - 1} more commits" in text
+
+
+def test_landing_page_offers_starting_points_and_a_late_answer_never_replaces_a_newer_view(served):
+    with chromium_page(1400, 1000) as page:
+        page.goto(served + "/")
+        page.wait_for_selector("#start-adopted li a")
+        adopted = page.eval_on_selector_all("#start-adopted a", "els => els.map(e => e.textContent)")
+        assert adopted[0] == "PPO (3 frameworks)"  # the fixture's most widely implemented method
+        newest = page.eval_on_selector_all("#start-newest a", "els => els.map(e => e.textContent)")
+        assert newest[0] == "GSPO in verl, 2025-08-05"
+        # The paper's neighbours answer late; the lineage asked for after it is what stays drawn.
+        page.evaluate(
+            """() => {
+              const real = window.fetch;
+              const late = (url, opts) => new Promise((ok) => setTimeout(async () => {
+                const response = await real(url, opts);
+                const body = await response.clone().json();
+                ok(new Response(JSON.stringify(body), { status: response.status }));
+                setTimeout(() => { window.lateAnswered = true; }, 0);  // after the view's own handling
+              }, 1500));
+              window.fetch = (url, opts) =>
+                String(url).includes("label=Paper") ? late(url, opts) : real(url, opts);
+            }"""
+        )
+        page.evaluate("location.hash = 'neighbours/Paper/2503.14476'")
+        page.wait_for_timeout(100)
+        page.evaluate("location.hash = 'lineage/grpo'")
+        page.wait_for_selector('svg .node[data-id="Method:ppo"]')
+        assert page.is_hidden("#start")
+        page.wait_for_function("window.lateAnswered === true")
+        assert page.inner_text("#view-heading") == "Lineage of GRPO"
+        assert page.locator('svg .node[data-id="Paper:2503.14476"]').count() == 0

@@ -265,6 +265,43 @@ def search(request: Request, q: str = "") -> dict[str, Any]:
     return {"query": q, "results": results}
 
 
+@router.get("/explore/start")
+def starting_points(request: Request, count: int = 8) -> dict[str, Any]:
+    """Where to begin: the methods most frameworks implement, the newest first implementations
+    and the newest failure reports that something fixed."""
+    cells = [c for c in _run(request, "method-framework-matrix", {}).rows if c["implemented"]]
+    frameworks: dict[str, set[str]] = {}
+    names: dict[str, str] = {}
+    for cell in cells:
+        frameworks.setdefault(cell["method"], set()).add(cell["framework"])
+        names[cell["method"]] = cell["name"] or cell["method"]
+    adopted = sorted(frameworks, key=lambda m: (-len(frameworks[m]), m))[:count]
+    newest = sorted(cells, key=lambda c: (str(c["commit_date"]), c["method"]), reverse=True)[:count]
+    failures = _run(request, "failure-fixes", {}).rows
+    failures.sort(key=lambda f: (str(f["reported_date"]), f["failure"]), reverse=True)
+    return {
+        "adopted": [{"slug": m, "name": names[m], "frameworks": len(frameworks[m])} for m in adopted],
+        "newest": [
+            {
+                "slug": c["method"],
+                "name": names[c["method"]],
+                "framework": c["framework"],
+                "commit_date": str(c["commit_date"]),
+            }
+            for c in newest
+        ],
+        "failures": [
+            {
+                "id": f["failure"],
+                "symptom": f["symptom"],
+                "framework": f["framework"],
+                "reported_date": str(f["reported_date"]) if f["reported_date"] else None,
+            }
+            for f in list({f["failure"]: f for f in failures}.values())[:count]
+        ],
+    }
+
+
 @router.get("/explore/lineage/{slug}")
 def lineage(request: Request, slug: str) -> Any:
     """A method's family tree; each method carries where and when each framework first implemented it."""

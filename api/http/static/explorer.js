@@ -10,7 +10,12 @@ const GAP_Y = 78;
 const LINE_H = 15;
 const MAX_IMPL_LINES = 4;
 
-const state = { nodes: new Map(), rels: new Map(), focus: null, selected: null, styles: {}, expanded: new Set() };
+const state = { nodes: new Map(), rels: new Map(), focus: null, selected: null, styles: {}, expanded: new Set(), view: 0 };
+
+// Each view and search takes a ticket; an answer that arrives after a newer one was asked for is
+// dropped, so what is drawn is always what was asked for last.
+function ticket() { return ++state.view; }
+function stale(t) { return t !== state.view; }
 
 const $ = (id) => document.getElementById(id);
 
@@ -47,7 +52,9 @@ function styleOf(label) { return state.styles[label] || { color: "#dddddd", bord
 async function runSearch(text) {
   if (!text.trim()) return;
   status(`Searching for “${text}”…`);
+  const t = ticket();
   const body = await getJSON(`/explore/search?q=${encodeURIComponent(text)}`);
+  if (stale(t)) return;
   const list = $("results");
   list.replaceChildren();
   $("results-section").hidden = false;
@@ -98,7 +105,9 @@ function merge(graph) {
 
 async function showLineage(slug) {
   status(`Loading the lineage of ${slug}…`);
+  const t = ticket();
   const graph = await getJSON(`/explore/lineage/${encodeURIComponent(slug)}`);
+  if (stale(t)) return;
   const name = (graph.nodes.find((n) => n.id === graph.focus) || {}).caption || slug;
   resetGraph(graph, `Lineage of ${name}`);
   status(`Lineage of ${name}: ${graph.nodes.length} methods, ${graph.relationships.length} steps.`);
@@ -106,9 +115,12 @@ async function showLineage(slug) {
 
 async function showPaperPath(arxivId) {
   status(`Loading paper ${arxivId}…`);
+  const t = ticket();
   const graph = await getJSON(`/explore/query/paper-proposal-implementation?arxiv_id=${encodeURIComponent(arxivId)}`);
+  if (stale(t)) return;
   if (!graph.nodes.length) {
     const around = await getJSON(`/explore/neighbours?label=Paper&key=${encodeURIComponent(arxivId)}`);
+    if (stale(t)) return;
     resetGraph(around, `Paper ${arxivId}`);
   } else resetGraph(graph, `Paper ${arxivId} → proposal → implementation`);
   status(`Paper ${arxivId}: ${state.nodes.size} nodes.`);
@@ -116,13 +128,17 @@ async function showPaperPath(arxivId) {
 
 async function showFailures(params = "") {
   status("Loading failures and their fixes…");
+  const t = ticket();
   const graph = await getJSON(`/explore/query/failure-fixes${params}`);
+  if (stale(t)) return;
   resetGraph(graph, "Failures → fixing commits");
   status(`${[...state.nodes.values()].filter((n) => n.label === "FailureReport").length} failures with a fix.`);
 }
 
 async function showNeighbours(label, key) {
+  const t = ticket();
   const graph = await getJSON(`/explore/neighbours?label=${encodeURIComponent(label)}&key=${encodeURIComponent(key)}`);
+  if (stale(t)) return;
   if (!graph.nodes.length) graph.nodes.push({ id: `${label}:${key}`, label, key, caption: key, properties: {} });
   resetGraph(graph, `${label} ${key} and its neighbours`);
   state.expanded.add(graph.focus);
@@ -131,7 +147,9 @@ async function showNeighbours(label, key) {
 
 async function expand(node) {
   status(`Expanding ${node.caption}…`);
+  const t = state.view; // expanding adds to this view: dropped if another view opened meanwhile
   const graph = await getJSON(`/explore/neighbours?label=${encodeURIComponent(node.label)}&key=${encodeURIComponent(node.key)}`);
+  if (stale(t)) return;
   const added = merge(graph);
   state.expanded.add(node.id);
   draw();
@@ -363,7 +381,7 @@ function showDetails(node) {
     children.push(el("h3", {}, "Implemented in"));
     children.push(el("ul", { class: "implementations" }, ...impls.map((i) => {
       const text = `${i.framework}: first commit ${i.first_commit.slice(0, 7)} on ${i.first_commit_date}` +
-        (i.days_after_paper !== null && i.days_after_paper !== undefined ? `, ${i.days_after_paper} days after the paper` : "") +
+        (i.days_after_paper !== null && i.days_after_paper !== undefined ? `, ${i.days_after_paper} day${i.days_after_paper === 1 ? "" : "s"} after the paper` : "") +
         ` (${i.commits} commit${i.commits === 1 ? "" : "s"})`;
       return el("li", {}, i.url ? el("a", { href: i.url, target: "_blank", rel: "noopener" }, text) : text);
     })));
@@ -388,11 +406,26 @@ function evidenceName(label) {
 
 // -- routing ------------------------------------------------------------------------------
 
+async function showStart() {
+  const t = ticket();
+  const body = await getJSON("/explore/start");
+  if (stale(t)) return;
+  const link = (hash, text) => el("li", {}, el("a", { href: `#${hash}` }, text));
+  $("start-adopted").replaceChildren(...body.adopted.map((m) => link(`lineage/${encodeURIComponent(m.slug)}`, `${m.name} (${m.frameworks} frameworks)`)));
+  $("start-newest").replaceChildren(...body.newest.map((c) => link(`lineage/${encodeURIComponent(c.slug)}`, `${c.name} in ${c.framework}, ${c.commit_date}`)));
+  $("start-failures").replaceChildren(...(body.failures.length
+    ? body.failures.map((f) => link(`neighbours/FailureReport/${encodeURIComponent(f.id)}`, `${f.symptom} (${f.framework}, ${f.reported_date || "?"})`))
+    : [el("li", {}, "none recorded yet")]));
+  $("start").hidden = false;
+}
+
 async function route() {
   const [view, ...rest] = location.hash.replace(/^#/, "").split("/");
   const args = rest.map(decodeURIComponent);
+  $("start").hidden = true;
   try {
-    if (view === "lineage" && args[0]) await showLineage(args[0]);
+    if (!view && $("results-section").hidden) await showStart();
+    else if (view === "lineage" && args[0]) await showLineage(args[0]);
     else if (view === "paper" && args[0]) await showPaperPath(args[0]);
     else if (view === "neighbours" && args[1]) await showNeighbours(args[0], args.slice(1).join("/"));
     else if (view === "failures") await showFailures(args[1] ? `?${args[0]}=${encodeURIComponent(args[1])}` : "");
