@@ -167,29 +167,29 @@ def _fold(graph: Graph, focus: str | None) -> Graph:
     """Past `FOLD_AFTER` neighbours of the focus of one kind, the rest become one '+N more' box."""
     if focus is None:
         return graph
-    # One kind: the same label joined to the focus by the same relationship in the same direction
-    # (a method's children fold, its parent stays).
-    kinds: dict[tuple[str, str, bool], list] = {}
+    # One kind: the same label on the same side of the focus (a method's children fold, its parent
+    # stays; a framework's claimed and implemented methods fold together).
+    kinds: dict[tuple[str, bool], list] = {}
     nodes = {n.id: n for n in graph.nodes}
     for rel in graph.relationships:
         other = rel.target if rel.source == focus else rel.source if rel.target == focus else None
         if other not in nodes or other == focus:
             continue
-        kind = (nodes[other].label, rel.type, other == rel.source)
+        kind = (nodes[other].label, other == rel.source)
         if nodes[other] not in kinds.get(kind, []):
             kinds.setdefault(kind, []).append(nodes[other])
     folded: dict[str, str] = {}
-    for (label, type_, incoming), members in kinds.items():
+    for (label, incoming), members in kinds.items():
         members = [n for n in members if n.id not in folded]
         if len(members) <= FOLD_AFTER:
             continue
         members.sort(key=lambda n: caption(n.label, n.key, n.properties, n.name).lower())
         hidden = members[FOLD_AFTER:]
-        verb = type_.lower().replace("_", " ")
+        side = "in" if incoming else "out"
         more = GraphNode(
-            id=f"More:{label}-{type_}-{'in' if incoming else 'out'}",
+            id=f"More:{label}-{side}",
             label="More",
-            key=f"{label} {verb}",
+            key=f"{label} {side}",
             name=f"+{len(hidden)} more {label}",
             properties={"folded": [n.key for n in hidden]},
         )

@@ -326,8 +326,10 @@ function edgeVerb(r) {
 
 function edgeSentence(r) {
   const a = state.nodes.get(r.source), b = state.nodes.get(r.target);
-  const verb = r.type === "EXTENDS" ? `extends (changes ${(r.properties && r.properties.change) || "?"})` : edgeVerb(r);
-  return `${a ? a.caption : r.source} ${verb} ${b ? b.caption : r.target}`;
+  const verb = r.type === "EXTENDS" ? `extends (changes ${(r.properties && r.properties.change) || "?"})` : r.type.toLowerCase().replace(/_/g, " ");
+  const agreement = r.properties && r.properties.agreement;
+  const note = agreement && agreement !== "agree" ? ` (${agreement})` : "";
+  return `${a ? a.caption : r.source} ${verb} ${b ? b.caption : r.target}${note}`;
 }
 
 function drawList() {
