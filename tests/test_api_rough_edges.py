@@ -83,6 +83,8 @@ def test_papers_pages_through_every_paper_dated_ones_first(client):
         seen += [p["arxiv_id"] for p in page["data"]]
         offset += 4
     assert seen == everything
+    far = client.get("/papers", params={"offset": 10**9}).json()  # far past the end: empty, not a crash
+    assert far["data"] == [] and far["count"] == len(everything)
     window = client.get("/papers", params={"since": "2025-01-01"}).json()
     in_window = [a for d, a in sorted((p[1], p[0]) for p in PAPERS) if d >= "2025-01-01"]
     assert [p["arxiv_id"] for p in window["data"]] == in_window

@@ -57,22 +57,12 @@ def list_papers(
         "general_only": general_only,
         "undated": since is None and until is None,
     }
-    page = _papers_page(holder, settings, values, limit, offset)
-    if not page and offset:  # past the end: the total comes with the first row only
-        page_one = _papers_page(holder, settings, values, 1, 0)
-        total = page_one[0]["total"] if page_one else 0
-    else:
-        total = page[0]["total"] if page else 0
-    data = [{k: v for k, v in row.items() if k != "total"} for row in page]
-    return Page[dict[str, Any]](data=data, count=total, limit=limit, offset=offset)
-
-
-def _papers_page(
-    holder: HolderDep, settings: SettingsDep, values: dict[str, Any], limit: int, offset: int
-) -> list[dict[str, Any]]:
-    # Paged inside the query, so a list longer than the row cap pages through to its end.
-    values = {**values, "skip": offset, "take": limit}
-    return stored_result(holder, settings, "resource-papers", values).rows
+    # Every paper is read, past the row cap, and the page sliced here: paging inside the query
+    # (SKIP) crashes the embedded engine when the SKIP lies far past the last row.
+    rows = stored_result(holder, settings, "resource-papers", values, row_cap=None).rows
+    return Page[dict[str, Any]](
+        data=rows[offset : offset + limit], count=len(rows), limit=limit, offset=offset
+    )
 
 
 @get("/papers/{arxiv_id}", Resource, "get_paper", "resources")
