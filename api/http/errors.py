@@ -23,9 +23,12 @@ _METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str, detail: Any = None):
+    def __init__(
+        self, status: int, code: str, message: str, detail: Any = None, headers: dict[str, str] | None = None
+    ):
         super().__init__(message)
         self.status, self.code, self.message, self.detail = status, code, message, detail
+        self.headers = headers
 
 
 class Moved(Exception):
@@ -67,7 +70,7 @@ def _where_it_goes(error: dict[str, Any], takes_params: bool) -> str:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return error_response(exc.status, exc.code, exc.message, exc.detail)
+        return error_response(exc.status, exc.code, exc.message, exc.detail, exc.headers)
 
     @app.exception_handler(Moved)
     async def moved(_: Request, exc: Moved) -> JSONResponse:
