@@ -51,8 +51,11 @@ class Neo4jStore(Store):
         shown = redact_uri(uri)  # a password in the URI or its query string never reaches output
         self.location = shown if not database else f"{shown} (database {database})"
         # The server's notices ("property does not exist" where a label has no such property yet)
-        # are expected for a partly loaded graph; the driver would log each as a warning.
-        logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
+        # are expected for a partly loaded graph; the driver would log each as a warning. A caller
+        # that set the level itself (`uptake --verbose`) keeps it.
+        notices = logging.getLogger("neo4j.notifications")
+        if notices.level == logging.NOTSET:
+            notices.setLevel(logging.ERROR)
         self._database = database
         try:
             self._driver = neo4j.GraphDatabase.driver(uri, auth=(user, password))

@@ -1,5 +1,5 @@
 // name: resource-framework-graph
-// description: A framework's neighbourhood as drawable edges: maintaining organizations, contribution rules, methods it supports.
+// description: A framework's neighbourhood as drawable edges: maintaining organizations, contribution rules, methods the catalog says it supports (SUPPORTS) and methods its commits implement (IMPLEMENTS, drawn from framework to method).
 // param: slug STRING = "trl" -- the framework's slug
 // returns: source_label, source_key, source_name, type, target_label, target_key, target_name
 // graph: edge-rows
@@ -13,4 +13,12 @@ RETURN 'Framework' AS source_label, f.slug AS source_key, f.name AS source_name,
 UNION ALL
 MATCH (f:Framework {slug: $slug})-[:SUPPORTS]->(m:Method)
 RETURN 'Framework' AS source_label, f.slug AS source_key, f.name AS source_name, 'SUPPORTS' AS type,
+       'Method' AS target_label, m.slug AS target_key, m.name AS target_name
+UNION ALL
+MATCH (c:Commit)-[:IMPLEMENTS]->(m:Method)
+WHERE c.framework = $slug AND c.excluded IS NULL
+WITH DISTINCT c.framework AS framework, m
+MATCH (f:Framework)
+WHERE f.slug = framework
+RETURN 'Framework' AS source_label, f.slug AS source_key, f.name AS source_name, 'IMPLEMENTS' AS type,
        'Method' AS target_label, m.slug AS target_key, m.name AS target_name

@@ -1,5 +1,5 @@
 // name: resource-method-graph
-// description: A method's neighbourhood as drawable edges: proposing papers, parent and child methods, supporting frameworks, model reports stating it, failures affecting it.
+// description: A method's neighbourhood as drawable edges: proposing papers, parent and child methods, frameworks the catalog says support it (SUPPORTS) and those whose commits implement it (IMPLEMENTS, drawn from framework to method), model reports stating it, failures affecting it.
 // param: slug STRING = "grpo" -- the method's slug
 // returns: source_label, source_key, source_name, type, target_label, target_key, target_name
 // graph: edge-rows
@@ -25,4 +25,12 @@ RETURN 'ModelReport' AS source_label, r.arxiv_id AS source_key, r.title AS sourc
 UNION ALL
 MATCH (x:FailureReport)-[:AFFECTS]->(m:Method {slug: $slug})
 RETURN 'FailureReport' AS source_label, x.id AS source_key, x.symptom AS source_name, 'AFFECTS' AS type,
+       'Method' AS target_label, m.slug AS target_key, m.name AS target_name
+UNION ALL
+MATCH (c:Commit)-[:IMPLEMENTS]->(m:Method {slug: $slug})
+WHERE c.excluded IS NULL
+WITH DISTINCT c.framework AS framework, m
+MATCH (f:Framework)
+WHERE f.slug = framework
+RETURN 'Framework' AS source_label, f.slug AS source_key, f.name AS source_name, 'IMPLEMENTS' AS type,
        'Method' AS target_label, m.slug AS target_key, m.name AS target_name

@@ -1,5 +1,5 @@
 // name: resource-paper-graph
-// description: A paper's neighbourhood as drawable edges: methods it proposes, frameworks supporting them, organizations, citing threads, mentioning commits.
+// description: A paper's neighbourhood as drawable edges: methods it proposes, frameworks the catalog says support them (SUPPORTS) and those whose commits implement them (IMPLEMENTS), organizations, citing threads, mentioning commits.
 // param: arxiv_id STRING = "2402.03300" -- the paper's arXiv id
 // returns: source_label, source_key, source_name, type, target_label, target_key, target_name
 // graph: edge-rows
@@ -26,3 +26,11 @@ UNION ALL
 MATCH (p:Paper {arxiv_id: $arxiv_id})<-[:MENTIONS]-(c:Commit)
 RETURN 'Commit' AS source_label, c.sha AS source_key, c.subject AS source_name, 'MENTIONS' AS type,
        'Paper' AS target_label, p.arxiv_id AS target_key, p.title AS target_name
+UNION ALL
+MATCH (p:Paper {arxiv_id: $arxiv_id})-[:PROPOSES]->(m:Method)<-[:IMPLEMENTS]-(c:Commit)
+WHERE c.excluded IS NULL
+WITH DISTINCT c.framework AS framework, m
+MATCH (f:Framework)
+WHERE f.slug = framework
+RETURN 'Framework' AS source_label, f.slug AS source_key, f.name AS source_name, 'IMPLEMENTS' AS type,
+       'Method' AS target_label, m.slug AS target_key, m.name AS target_name

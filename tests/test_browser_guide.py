@@ -14,10 +14,12 @@ from uptake.api.http.app import create_app
 from uptake.api.http.browser_guide import guide_queries, params_command
 from uptake.api.http.settings import ApiSettings
 from uptake.api.views.graph_style import STYLES
+from uptake.graph.records import Node
 from uptake.graph.schema import NODE_TYPES
 from uptake.queries import load_queries
 
 # Neo4j Browser is served by the test Neo4j's HTTP port; scripts/neo4j-local prints it.
+UNTITLED = "2601.00001"  # a paper known only by its id
 BROWSER_URL = os.environ.get("UPTAKE_TEST_NEO4J_BROWSER", "http://127.0.0.1:7474/browser/")
 
 
@@ -54,6 +56,7 @@ def test_guide_answers_cors_preflight_and_serves_a_style_per_label(client):
         assert f"node.{label} {{" in grass
         assert f"color: {STYLES[label].color};" in grass
     assert "caption: '{sha}';" in grass and "caption: '{change}';" in grass
+    assert "caption: '{arxiv_id} {title}';" in grass  # an untitled paper is never a blank circle
 
 
 def _browser_reachable() -> None:
@@ -69,7 +72,7 @@ def test_neo4j_browser_plays_the_guide_and_draws_the_first_query_styled(monkeypa
     store = neo4j_store()
     store.reset()
     store.init()
-    store.write_all(study_records())
+    store.write_all([*study_records(), Node("Paper", UNTITLED, {})])
     store.close()
     _browser_reachable()
     monkeypatch.setenv("NEO4J_USER", NEO4J_USER)
@@ -89,6 +92,8 @@ def test_neo4j_browser_plays_the_guide_and_draws_the_first_query_styled(monkeypa
 
         run(f":style {base}/browser/style.grass")
         page.wait_for_selector("text=node.Method")
+        run(f":play {base}/browser/guide")  # as `uptake serve` prints it
+        page.wait_for_selector("text=as stored queries you can run here")
         run(f":guide {base}/browser/guide")
         page.wait_for_selector("text=Uptake stored queries")
         page.get_by_text("Next", exact=True).click()
@@ -116,3 +121,6 @@ def test_neo4j_browser_plays_the_guide_and_draws_the_first_query_styled(monkeypa
         )
         assert {change for _, _, change in EXTENDS} <= rel_captions, rel_captions
         screenshot(page, "neo4j-browser-guide-method-family.png")
+
+        run(f"MATCH (p:Paper {{arxiv_id: '{UNTITLED}'}}) RETURN p")
+        page.wait_for_selector(f"svg g.node text:has-text('{UNTITLED}')", timeout=20000)

@@ -43,10 +43,11 @@ def test_db_init_then_info_counts(target):
     seed(target)
     result = uptake("db", "info", "--format", "json", store=target)
     assert result.exit_code == 0, result.output
-    rows = json.loads(result.output[result.output.index("[") :])
-    counts = {r["name"]: r["count"] for r in rows}
+    info = json.loads(result.stdout)
+    counts = info["counts"]
     assert counts["Method"] == 3 and counts["EXTENDS"] == 2 and counts["Paper"] == 0
-    assert f"schema version {SCHEMA_VERSION}" in result.output
+    assert info["schema_version"] == SCHEMA_VERSION
+    assert f"schema version {SCHEMA_VERSION}" in uptake("db", "info", store=target).output
 
 
 def test_stored_query_with_validated_parameters(target):
@@ -131,7 +132,7 @@ def test_build_gives_the_same_counts_on_both_backends(tmp_path, monkeypatch):
         built = uptake("build", store=target)
         assert built.exit_code == 0, built.output
         info = uptake("db", "info", "--format", "json", store=target)
-        counts[target] = {r["name"]: r["count"] for r in json.loads(info.output[info.output.index("[") :])}
+        counts[target] = json.loads(info.stdout)["counts"]
     ladybug, neo4j_counts = counts.values()
     assert ladybug == neo4j_counts
     assert ladybug["Method"] > 40 and ladybug["Framework"] >= 9 and ladybug["EXTENDS"] > 30

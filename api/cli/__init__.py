@@ -6,6 +6,7 @@ Every command takes its store from --store, else $UPTAKE_STORE, else
 
 from __future__ import annotations
 
+import logging
 import sys
 from typing import Annotated
 
@@ -30,12 +31,27 @@ app.add_typer(load_app, name="load")
 @app.callback()
 def _global_options(
     debug: Annotated[bool, typer.Option("--debug", help="show the traceback of an input error")] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="also show the Neo4j server's notices about queries")
+    ] = False,
 ) -> None:
     """Uptake: how RL post-training methods travel from papers into frameworks."""
+    if verbose:
+        show_neo4j_notices()
 
 
 for group in (db, build, framework, query, git, arxiv, github, serve, export):
     group.register(app, load_app, connect, fail)
+
+
+def show_neo4j_notices() -> None:
+    """The server's notices (an unknown label or property, a deprecation) on stderr; without
+    --verbose the store keeps them quiet, so scripts read only the answer and real errors."""
+    notices = logging.getLogger("neo4j.notifications")
+    notices.setLevel(logging.INFO)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("neo4j: %(message)s"))
+    notices.addHandler(handler)
 
 
 def main() -> None:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .display import print_rows
+from .display import print_json, print_rows
 from .options import FormatOption, StoreOption
 
 
@@ -27,9 +27,15 @@ def register(app, load_app, connect, fail) -> None:
     def db_info(store: StoreOption = None, format: FormatOption = "table") -> None:
         """Schema version and counts per label and relationship type."""
         with connect(store, read_only=True) as s:
-            rows = [{"name": name, "count": n} for name, n in s.counts().items()]
-            typer.echo(f"{s.backend} store at {s.location}, schema version {s.schema_version()}")
-            print_rows(rows, format)
+            counts = s.counts()
+            version = s.schema_version()
+            if format == "json":  # one JSON document, nothing else on stdout
+                about = {"backend": s.backend, "store": s.location, "schema_version": version}
+                print_json({**about, "counts": counts})
+                return
+            if format == "table":  # a CSV is the rows only
+                typer.echo(f"{s.backend} store at {s.location}, schema version {version}")
+            print_rows([{"name": name, "count": n} for name, n in counts.items()], format)
 
     @db_app.command("reset")
     def db_reset(

@@ -21,6 +21,11 @@ def json_default(value: Any) -> Any:
     return str(value)
 
 
+# A table cell longer than this is cut in its middle (an evidence path keeps its folder and file
+# name); `--format json` and `csv` carry the full value.
+MAX_CELL = 48
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return ""
@@ -31,10 +36,25 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
+def _shown(value: Any) -> str:
+    """A value as a table shows it: numbers rounded for reading (0.94), long text shortened."""
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".") if abs(value) < 1e15 else f"{value:.3g}"
+    text = _cell(value)
+    if len(text) <= MAX_CELL:
+        return text
+    head = (MAX_CELL - 1) // 2
+    return text[:head] + "…" + text[len(text) - (MAX_CELL - 1 - head) :]
+
+
+def print_json(value: Any) -> None:
+    json.dump(value, sys.stdout, default=json_default, indent=2)
+    sys.stdout.write("\n")
+
+
 def print_rows(rows: list[dict[str, Any]], fmt: str = "table") -> None:
     if fmt == "json":
-        json.dump(rows, sys.stdout, default=json_default, indent=2)
-        sys.stdout.write("\n")
+        print_json(rows)
         return
     columns = list(dict.fromkeys(k for row in rows for k in row))
     if fmt == "csv":
@@ -44,9 +64,15 @@ def print_rows(rows: list[dict[str, Any]], fmt: str = "table") -> None:
         return
     if fmt != "table":
         raise SystemExit(f"error: --format must be table, json or csv, not {fmt!r}")
-    table = Table(*columns, show_lines=False)
-    for row in rows:
-        table.add_row(*(_cell(row.get(c)) for c in columns))
+    cells = [[_shown(row.get(c)) for c in columns] for row in rows]
+    table = Table(show_lines=False)
+    for i, column in enumerate(columns):
+        # Where the terminal is too narrow the long columns give way (wrapped at spaces, a path cut
+        # with an ellipsis) and the short ones keep their width.
+        widest = max([len(column), *(len(r[i]) for r in cells)])
+        table.add_column(column, no_wrap=widest <= 12, overflow="ellipsis")
+    for row in cells:
+        table.add_row(*row)
     Console(width=200 if not sys.stdout.isatty() else None).print(table)
     print(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
 

@@ -3,12 +3,14 @@ framework look-up."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Annotated, NoReturn
 
 import typer
 
-from ...graph.store import Store, StoreError, open_store
+from ...graph.redaction import redact_uri
+from ...graph.store import NEO4J_SCHEMES, Store, StoreError, open_store, resolve_store_target
 from .errors import fail
 
 StoreOption = Annotated[
@@ -56,4 +58,25 @@ def connect(store: str | None, *, read_only: bool = False) -> Store:
             s.check_version()
         return s
     except StoreError as exc:
-        fail(str(exc))
+        target = resolve_store_target(store)
+        fail(neo4j_advice(target, exc) if target.startswith(NEO4J_SCHEMES) else str(exc))
+
+
+def neo4j_advice(target: str, exc: StoreError) -> str:
+    """Why Neo4j could not be opened, in one line saying what to set: the driver's own message runs
+    over several lines and names neither the variable nor the command."""
+    from neo4j.exceptions import AuthError, ServiceUnavailable
+
+    shown = redact_uri(target)
+    cause = exc.__cause__
+    if isinstance(cause, AuthError):
+        if not os.environ.get("NEO4J_PASSWORD"):
+            return f"Neo4j at {shown} asks for credentials; set NEO4J_PASSWORD (and NEO4J_USER if not neo4j)"
+        user = os.environ.get("NEO4J_USER", "neo4j")
+        return f"Neo4j at {shown} refused user {user!r}: check NEO4J_USER and NEO4J_PASSWORD"
+    if isinstance(cause, ServiceUnavailable | OSError):
+        return (
+            f"no Neo4j answers at {shown}: start it (scripts/neo4j-local start) "
+            "or point --store or $UPTAKE_STORE at a running one"
+        )
+    return str(exc).splitlines()[0]

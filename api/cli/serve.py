@@ -44,7 +44,10 @@ def register(app, load_app, connect, fail) -> None:
             api.state.holder.store()
         except ApiError as exc:
             fail(exc.message)
-        typer.echo(f"serving {api.state.holder.target} on http://{host}:{port} (OpenAPI at /docs)")
+        shown = "localhost" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
+        base = f"http://{shown}:{port}"
+        typer.echo(f"serving {api.state.holder.target} on {base} (explorer at /, OpenAPI at /docs)")
+        typer.echo(f"Neo4j Browser: :play {base}/browser/guide  and  :style {base}/browser/style.grass")
         if workers == 1:
             uvicorn.run(api, host=host, port=port, log_level=log_level)
             return

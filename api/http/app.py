@@ -17,14 +17,14 @@ from fastapi import FastAPI
 
 from ...graph.adhoc import AdhocLimits, prestart_worker, stop_spare_workers
 from ...graph.store import resolve_store_target
-from . import browser_guide, explorer
+from . import browser_guide, docs, explorer
 from .body_limit import BodyLimit, max_body_bytes
 from .dependencies import StoreHolder
 from .errors import ApiError, install_error_handlers
 from .hosts import TrustedHosts
 from .jobs import JOBS_DIR_VARIABLE, LoadJobs
 from .models import ErrorResponse
-from .routes import admin, cypher, queries, resources, service
+from .routes import admin, cypher, matrix, queries, resources, service
 from .settings import ApiSettings
 
 __all__ = ["ApiError", "create_app", "share_with_workers"]
@@ -51,6 +51,8 @@ def create_app(store_target: str | None = None, settings: ApiSettings | None = N
         version="1",
         description="How RL post-training methods travel from arXiv papers into open-source frameworks.",
         responses={422: {"model": ErrorResponse}},
+        docs_url=None,  # served by `docs` from installed files instead of a CDN
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.holder = holder
@@ -58,8 +60,9 @@ def create_app(store_target: str | None = None, settings: ApiSettings | None = N
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes())
     app.add_middleware(TrustedHosts, allowed=settings.trusted_hosts)
     install_error_handlers(app)
-    for module in (service, queries, cypher, resources, admin):
+    for module in (service, queries, cypher, resources, matrix, admin):
         app.include_router(module.router)
+    app.include_router(docs.router)  # /docs and /redoc, offline
     app.include_router(explorer.router)  # the web explorer at /
     app.include_router(browser_guide.router)  # the Neo4j Browser guide at /browser
     app.include_router(queries.typed_router())

@@ -31,6 +31,14 @@ class ApiError(Exception):
         self.headers = headers
 
 
+class Moved(Exception):
+    """The resource lives at `location` (a key written in another letter case): a 308 redirect."""
+
+    def __init__(self, location: str):
+        super().__init__(location)
+        self.location = location
+
+
 def error_response(
     status: int, code: str, message: str, detail: Any = None, headers: dict[str, str] | None = None
 ) -> JSONResponse:
@@ -49,15 +57,35 @@ def allowed_methods(request: Request) -> list[str]:
     ]
 
 
+def _where_it_goes(error: dict[str, Any], takes_params: bool) -> str:
+    """A field the body does not take; where the body takes parameters, say that they go there."""
+    if error["type"] != "extra_forbidden":
+        return error["msg"]
+    name = error["loc"][-1]
+    if takes_params and len(error["loc"]) == 2:  # a top-level field of the body
+        return f'unknown field; parameters go under "params", as in {{"params": {{"{name}": ...}}}}'
+    return "unknown field"
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def api_error(_: Request, exc: ApiError) -> JSONResponse:
         return error_response(exc.status, exc.code, exc.message, exc.detail, exc.headers)
 
+    @app.exception_handler(Moved)
+    async def moved(_: Request, exc: Moved) -> JSONResponse:
+        return error_response(
+            308, "moved", f"see {exc.location}", {"location": exc.location}, {"Location": exc.location}
+        )
+
     @app.exception_handler(RequestValidationError)
-    async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        takes_params = request.url.path == "/cypher" or request.url.path.startswith("/queries/")
         problems = [
-            {"parameter": ".".join(str(p) for p in e["loc"][1:]) or e["loc"][0], "message": e["msg"]}
+            {
+                "parameter": ".".join(str(p) for p in e["loc"][1:]) or e["loc"][0],
+                "message": _where_it_goes(e, takes_params),
+            }
             for e in exc.errors()
         ]
         first = problems[0] if problems else {"parameter": "?", "message": "invalid request"}

@@ -37,6 +37,8 @@ NEIGHBOUR_QUERIES = {
     "PullRequest": ("explore-thread-graph", "id"),
 }
 _FRAMEWORK_PREFIX = re.compile(r"^([^#/]+)[#/]")
+# Past this many neighbours of one kind, the rest of them are folded into one box.
+FOLD_AFTER = 12
 
 
 @cache
@@ -97,17 +99,119 @@ def _drawable(graph: Graph, repos: dict[str, str], focus: str | None = None) -> 
                 "properties": node.properties,
             }
         )
+    claims = _framework_claims(graph)
     rels = []
     for rel in graph.relationships:
         # The evidence of a link is its source's record (the commit, the thread, the paper), except
         # a framework's SUPPORTS, shown by the method's paper, and EXTENDS, by the child's paper.
         source = rel.target if rel.type == "SUPPORTS" else rel.source
-        rels.append({**rel.model_dump(mode="json"), "url": rel.properties.get("url") or urls.get(source)})
+        drawn = {**rel.model_dump(mode="json"), "url": rel.properties.get("url") or urls.get(source)}
+        if (rel.source, rel.target) in claims:
+            drawn["properties"]["agreement"] = claims[(rel.source, rel.target)]
+        rels.append(drawn)
     return {"focus": focus, "nodes": nodes, "relationships": rels}
+
+
+def _framework_claims(graph: Graph) -> dict[tuple[str, str], str]:
+    """For each framework and method joined by SUPPORTS (the catalog's claim) or IMPLEMENTS (mined
+    commits, summarised per framework): whether both say so, or only one."""
+    said: dict[tuple[str, str], set[str]] = {}
+    for rel in graph.relationships:
+        if rel.type in ("SUPPORTS", "IMPLEMENTS") and rel.source.startswith("Framework:"):
+            said.setdefault((rel.source, rel.target), set()).add(rel.type)
+    names = {frozenset({"SUPPORTS", "IMPLEMENTS"}): "agree", frozenset({"SUPPORTS"}): "claim only"}
+    return {pair: names.get(frozenset(types), "evidence only") for pair, types in said.items()}
 
 
 def _repos(request: Request) -> dict[str, str]:
     return {r["slug"]: r["repo"] for r in _run(request, "resource-frameworks", {}).rows if r.get("repo")}
+
+
+# -- keeping a view readable at any size -------------------------------------------------------
+
+
+def _readable(request: Request, graph: Graph, focus: str | None) -> Graph:
+    """A framework's commits as one box each, and a node's neighbours past a dozen folded."""
+    return _fold(_group_commits(request, graph, focus), focus)
+
+
+def _group_commits(request: Request, graph: Graph, focus: str | None) -> Graph:
+    """Each framework's commits drawn as one box: its first commit (date, release) and how many more."""
+    commits = [n for n in graph.nodes if n.label == "Commit" and n.id != focus]
+    if len(commits) < 2:
+        return graph
+    rows = _run(request, "explore-commit-summary", {"shas": [n.key for n in commits]}).rows
+    about = {r["sha"]: r for r in rows}
+    by_framework: dict[str, list] = {}
+    for node in commits:
+        framework = (about.get(node.key) or {}).get("framework")
+        if framework:
+            by_framework.setdefault(framework, []).append(node)
+    merged_into: dict[str, str] = {}
+    for framework, nodes in by_framework.items():
+        nodes.sort(key=lambda n: (about[n.key]["commit_ts"] or 0, n.key))
+        first, rest = nodes[0], nodes[1:]
+        info = about[first.key]
+        first.properties.update(
+            framework=framework,
+            commit_date=str(info["commit_date"]) if info["commit_date"] else None,
+            release=info["release"],
+            commits=len(nodes),
+            more_commits=[n.key for n in rest],
+        )
+        merged_into.update({n.id: first.id for n in rest})
+    return _merge_nodes(graph, merged_into)
+
+
+def _fold(graph: Graph, focus: str | None) -> Graph:
+    """Past `FOLD_AFTER` neighbours of the focus of one kind, the rest become one '+N more' box."""
+    if focus is None:
+        return graph
+    # One kind: the same label on the same side of the focus (a method's children fold, its parent
+    # stays; a framework's claimed and implemented methods fold together).
+    kinds: dict[tuple[str, bool], list] = {}
+    nodes = {n.id: n for n in graph.nodes}
+    for rel in graph.relationships:
+        other = rel.target if rel.source == focus else rel.source if rel.target == focus else None
+        if other not in nodes or other == focus:
+            continue
+        kind = (nodes[other].label, other == rel.source)
+        if nodes[other] not in kinds.get(kind, []):
+            kinds.setdefault(kind, []).append(nodes[other])
+    folded: dict[str, str] = {}
+    for (label, incoming), members in kinds.items():
+        members = [n for n in members if n.id not in folded]
+        if len(members) <= FOLD_AFTER:
+            continue
+        members.sort(key=lambda n: caption(n.label, n.key, n.properties, n.name).lower())
+        hidden = members[FOLD_AFTER:]
+        side = "in" if incoming else "out"
+        more = GraphNode(
+            id=f"More:{label}-{side}",
+            label="More",
+            key=f"{label} {side}",
+            name=f"+{len(hidden)} more {label}",
+            properties={"folded": [n.key for n in hidden]},
+        )
+        graph.nodes.append(more)
+        folded.update({n.id: more.id for n in hidden})
+    return _merge_nodes(graph, folded)
+
+
+def _merge_nodes(graph: Graph, into: dict[str, str]) -> Graph:
+    """Drop the nodes in `into` and point their relationships at the node each merges into, once."""
+    if not into:
+        return graph
+    nodes = [n for n in graph.nodes if n.id not in into]
+    rels, seen = [], set()
+    for rel in graph.relationships:
+        source, target = into.get(rel.source, rel.source), into.get(rel.target, rel.target)
+        rid = f"{source}-{rel.type}->{target}"
+        if rid in seen or source == target:
+            continue
+        seen.add(rid)
+        rels.append(rel.model_copy(update={"id": rid, "source": source, "target": target}))
+    return Graph(nodes=nodes, relationships=rels)
 
 
 # -- routes ------------------------------------------------------------------------------------
@@ -116,6 +220,12 @@ def _repos(request: Request) -> dict[str, str]:
 @router.get("/", response_class=HTMLResponse)
 def index() -> HTMLResponse:
     return HTMLResponse(_asset("index.html") or b"")
+
+
+@router.get("/view/matrix", response_class=HTMLResponse)
+def matrix_page() -> HTMLResponse:
+    """The method × framework matrix as a page (its data: GET /matrix)."""
+    return HTMLResponse(_asset("matrix.html") or b"")
 
 
 @router.get("/assets/{name}")
@@ -155,6 +265,43 @@ def search(request: Request, q: str = "") -> dict[str, Any]:
     return {"query": q, "results": results}
 
 
+@router.get("/explore/start")
+def starting_points(request: Request, count: int = 8) -> dict[str, Any]:
+    """Where to begin: the methods most frameworks implement, the newest first implementations
+    and the newest failure reports that something fixed."""
+    cells = [c for c in _run(request, "method-framework-matrix", {}).rows if c["implemented"]]
+    frameworks: dict[str, set[str]] = {}
+    names: dict[str, str] = {}
+    for cell in cells:
+        frameworks.setdefault(cell["method"], set()).add(cell["framework"])
+        names[cell["method"]] = cell["name"] or cell["method"]
+    adopted = sorted(frameworks, key=lambda m: (-len(frameworks[m]), m))[:count]
+    newest = sorted(cells, key=lambda c: (str(c["commit_date"]), c["method"]), reverse=True)[:count]
+    failures = _run(request, "failure-fixes", {}).rows
+    failures.sort(key=lambda f: (str(f["reported_date"]), f["failure"]), reverse=True)
+    return {
+        "adopted": [{"slug": m, "name": names[m], "frameworks": len(frameworks[m])} for m in adopted],
+        "newest": [
+            {
+                "slug": c["method"],
+                "name": names[c["method"]],
+                "framework": c["framework"],
+                "commit_date": str(c["commit_date"]),
+            }
+            for c in newest
+        ],
+        "failures": [
+            {
+                "id": f["failure"],
+                "symptom": f["symptom"],
+                "framework": f["framework"],
+                "reported_date": str(f["reported_date"]) if f["reported_date"] else None,
+            }
+            for f in list({f["failure"]: f for f in failures}.values())[:count]
+        ],
+    }
+
+
 @router.get("/explore/lineage/{slug}")
 def lineage(request: Request, slug: str) -> Any:
     """A method's family tree; each method carries where and when each framework first implemented it."""
@@ -183,7 +330,7 @@ def lineage(request: Request, slug: str) -> Any:
             }
             for a in adoption.get(node.key, [])
         ]
-    drawn = _drawable(graph, repos, node_id("Method", slug))
+    drawn = _drawable(_fold(graph, node_id("Method", slug)), repos, node_id("Method", slug))
     urls = {n["id"]: n["url"] for n in drawn["nodes"]}
     for rel in drawn["relationships"]:
         rel["url"] = urls.get(rel["source"])  # what changed is told by the child's paper
@@ -195,7 +342,8 @@ def neighbours(request: Request, label: str, key: str) -> Any:
     if label not in NEIGHBOUR_QUERIES:
         return {"focus": node_id(label, key), "nodes": [], "relationships": []}
     name, param = NEIGHBOUR_QUERIES[label]
-    return _drawable(_graph(request, name, {param: key}), _repos(request), node_id(label, key))
+    focus = node_id(label, key)
+    return _drawable(_readable(request, _graph(request, name, {param: key}), focus), _repos(request), focus)
 
 
 @router.get("/explore/query/{name}")
@@ -203,4 +351,4 @@ def query(request: Request, name: str) -> Any:
     """A stored query's result as a drawable graph (paper -> proposal -> implementation, failure -> fix)."""
     values = {k: v for k, v in request.query_params.items()}
     focus = next((node_id("Paper", v) for k, v in values.items() if k == "arxiv_id"), None)
-    return _drawable(_graph(request, name, values), _repos(request), focus)
+    return _drawable(_readable(request, _graph(request, name, values), focus), _repos(request), focus)

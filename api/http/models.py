@@ -6,7 +6,7 @@ import datetime as dt
 import re
 from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from ...graph.cypher_guard import MAX_STATEMENT_CHARS, MAX_TIMEOUT, MIN_TIMEOUT
 from ..views.graph import Graph
@@ -89,10 +89,13 @@ class Resource(BaseModel):
 
 
 class RunQueryRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a parameter beside `params` would silently not count
+
     params: dict[str, Any] = Field(default_factory=dict, description="parameter name -> value")
 
 
 class CypherRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     # Ladybug's parser time grows faster than linearly with odd inputs and runs outside the query
     # timeout, so the statement length is bounded too.
     statement: str = Field(
@@ -108,6 +111,7 @@ class CypherRequest(BaseModel):
 
 
 class LoadRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     loader: str = Field(pattern=r"^[a-z][a-z0-9-]{0,40}$", description="a subcommand of `uptake load`")
     args: list[str] = Field(default_factory=list, max_length=20, description="its arguments")
 

@@ -56,15 +56,25 @@ def read_ad_hoc(
     return result.rows, result.truncated
 
 
+_ROW_CAP = object()
+
+
 def stored_result(
-    holder: StoreHolder, settings: ApiSettings, name: str, values: dict[str, Any]
+    holder: StoreHolder,
+    settings: ApiSettings,
+    name: str,
+    values: dict[str, Any],
+    *,
+    row_cap: int | None | object = _ROW_CAP,
 ) -> QueryResult:
-    """A stored query's rows up to the row cap; a bad name or parameter and store errors as API errors."""
+    """A stored query's rows up to the row cap (`row_cap=None`: a query that bounds its own rows
+    with a parameter); a bad name or parameter and store errors as API errors."""
     query = query_or_404(name)
     seconds = settings.query_timeout
+    cap = settings.max_rows if row_cap is _ROW_CAP else row_cap
     try:
         with store_errors(seconds):
-            return run_query(holder.store(), query, values, timeout=seconds, limit=settings.max_rows)
+            return run_query(holder.store(), query, values, timeout=seconds, limit=cap)
     except QueryError as exc:
         raise ApiError(422, "invalid_parameter", str(exc)) from None
 

@@ -29,7 +29,7 @@ class LabelStyle:
 # Colours chosen to be told apart by people with the common colour-vision deficiencies
 # (Okabe-Ito based), with text colours that keep a 4.5:1 contrast on the fill.
 STYLES: dict[str, LabelStyle] = {
-    "Paper": LabelStyle("#56B4E9", "#2A7FB0", "#10222E", "title", 55),
+    "Paper": LabelStyle("#56B4E9", "#2A7FB0", "#10222E", "title", 70),  # wide enough for an arXiv id
     "Method": LabelStyle("#E69F00", "#A87300", "#1F1500", "name", 65),
     "Framework": LabelStyle("#009E73", "#006B4E", "#FFFFFF", "name", 70),
     "Commit": LabelStyle("#B8B8B8", "#7A7A7A", "#111111", "sha", 40),
@@ -37,11 +37,14 @@ STYLES: dict[str, LabelStyle] = {
     "PullRequest": LabelStyle("#CC79A7", "#93507A", "#1E0B16", "id", 45),
     "Issue": LabelStyle("#D55E00", "#9A4300", "#FFFFFF", "id", 45),
     "FailureReport": LabelStyle("#A6192E", "#6E0F1E", "#FFFFFF", "symptom", 50),
-    "ModelReport": LabelStyle("#0072B2", "#004F7C", "#FFFFFF", "title", 55),
+    "ModelReport": LabelStyle("#0072B2", "#004F7C", "#FFFFFF", "title", 70),
     "Organization": LabelStyle("#6B5B95", "#483C66", "#FFFFFF", "name", 45),
     "ContributionRule": LabelStyle("#8C8C5A", "#5F5F3A", "#FFFFFF", "kind", 40),
 }
 DEFAULT_STYLE = LabelStyle("#DDDDDD", "#999999", "#111111", "name")
+# Labels whose caption property a node may lack (a paper the catalog names before any source gave
+# its title); Browser captions have no fallback, so these show their key before it, never a blank.
+KEY_IN_CAPTION = {"Paper", "ModelReport"}
 
 
 def style_for(label: str) -> LabelStyle:
@@ -116,8 +119,9 @@ def evidence_url(
 def grass() -> str:
     """A Neo4j Browser style sheet: a colour and a readable caption per label.
 
-    Browser captions can only name a property, so Commit uses `sha` (the
-    Browser has no substring); the guide's queries return what reads best.
+    Browser captions can only name properties, so Commit uses `sha` (the
+    Browser has no substring), and a label whose caption property may be
+    missing shows its key first; the guide's queries return what reads best.
     """
     lines = [
         "node {",
@@ -138,15 +142,16 @@ def grass() -> str:
         "  caption: '<type>';",
         "}",
     ]
-    for label in NODE_TYPES:
+    for label, node_type in NODE_TYPES.items():
         s = style_for(label)
+        shown = f"{{{node_type.key}}} {{{s.caption}}}" if label in KEY_IN_CAPTION else f"{{{s.caption}}}"
         lines += [
             f"node.{label} {{",
             f"  color: {s.color};",
             f"  border-color: {s.border};",
             f"  text-color-internal: {s.text};",
             f"  diameter: {s.diameter}px;",
-            f"  caption: '{{{s.caption}}}';",
+            f"  caption: '{shown}';",
             "}",
         ]
     lines += [

@@ -5,12 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from ..dependencies import HolderDep, Limit, Offset, SettingsDep
-from ..errors import ApiError
+from ..errors import ApiError, Moved
 from ..models import IsoDate, Page, Resource, Rows
-from ..running import resource, run_stored
+from ..running import resource, run_stored, stored_result
 from . import route
 
 router = APIRouter()
@@ -21,30 +21,66 @@ def _paged(rows: Rows) -> Page[dict[str, Any]]:
     return Page[dict[str, Any]](data=rows.data, count=rows.count, limit=rows.limit, offset=rows.offset)
 
 
+def canonical(request: Request, holder: HolderDep, settings: SettingsDep, kind: str, key: str) -> str:
+    """`key` as stored, found in any letter case; a 404 if there is none, a redirect if the case differs.
+
+    Every route under /methods/{slug}, /frameworks/{slug} and /papers/{arxiv_id} asks this first,
+    so an unknown key is a 404 on all of them alike, never an empty answer that looks like a result.
+    """
+    rows = stored_result(holder, settings, "resource-key", {"kind": kind, "key": key}).rows
+    if not rows:
+        raise ApiError(404, "not_found", f"no {kind} {key!r}")
+    stored = rows[0]["key"]
+    if stored != key:
+        parts = request.url.path.split("/")
+        parts[2] = stored  # /kind/{key}/...
+        query = f"?{request.url.query}" if request.url.query else ""
+        raise Moved("/".join(parts) + query)
+    return stored
+
+
 @get("/papers", Page[dict[str, Any]], "list_papers", "resources")
 def list_papers(
     holder: HolderDep,
     settings: SettingsDep,
-    since: IsoDate = dt.date(1990, 1, 1),
-    until: IsoDate = dt.date(2100, 12, 31),
+    since: IsoDate | None = None,
+    until: IsoDate | None = None,
     general_only: bool = False,
     limit: Limit = 50,
     offset: Offset = 0,
 ) -> Page[dict[str, Any]]:
-    values = {"since": since, "until": until, "general_only": general_only}
-    return _paged(run_stored(holder, settings, "resource-papers", values, limit, offset))
+    """Every paper, by first-version date; papers with no known date come last, and only when
+    neither `since` nor `until` is given. `count` is the number of papers in all."""
+    values: dict[str, Any] = {
+        "since": since or dt.date(1, 1, 1),
+        "until": until or dt.date(9999, 12, 31),
+        "general_only": general_only,
+        "undated": since is None and until is None,
+    }
+    # Every paper is read, past the row cap, and the page sliced here: paging inside the query
+    # (SKIP) crashes the embedded engine when the SKIP lies far past the last row.
+    rows = stored_result(holder, settings, "resource-papers", values, row_cap=None).rows
+    return Page[dict[str, Any]](
+        data=rows[offset : offset + limit], count=len(rows), limit=limit, offset=offset
+    )
 
 
 @get("/papers/{arxiv_id}", Resource, "get_paper", "resources")
-def get_paper(arxiv_id: str, holder: HolderDep, settings: SettingsDep) -> Resource:
+def get_paper(arxiv_id: str, request: Request, holder: HolderDep, settings: SettingsDep) -> Resource:
+    arxiv_id = canonical(request, holder, settings, "paper", arxiv_id)
     return resource(holder, settings, "paper", arxiv_id, {"arxiv_id": arxiv_id}, "resource-paper-graph")
 
 
 @get("/papers/{arxiv_id}/implementations", Rows, "get_paper_implementations", "resources")
 def get_paper_implementations(
-    arxiv_id: str, holder: HolderDep, settings: SettingsDep, limit: Limit = 50, offset: Offset = 0
+    arxiv_id: str,
+    request: Request,
+    holder: HolderDep,
+    settings: SettingsDep,
+    limit: Limit = 50,
+    offset: Offset = 0,
 ) -> Rows:
-    values = {"arxiv_id": arxiv_id}
+    values = {"arxiv_id": canonical(request, holder, settings, "paper", arxiv_id)}
     return run_stored(holder, settings, "paper-proposal-implementation", values, limit, offset)
 
 
@@ -56,22 +92,35 @@ def list_methods(
 
 
 @get("/methods/{slug}", Resource, "get_method", "resources")
-def get_method(slug: str, holder: HolderDep, settings: SettingsDep) -> Resource:
+def get_method(slug: str, request: Request, holder: HolderDep, settings: SettingsDep) -> Resource:
+    slug = canonical(request, holder, settings, "method", slug)
     return resource(holder, settings, "method", slug, {"slug": slug}, "resource-method-graph")
 
 
 @get("/methods/{slug}/lineage", Rows, "get_method_lineage", "resources")
 def get_method_lineage(
-    slug: str, holder: HolderDep, settings: SettingsDep, limit: Limit = 50, offset: Offset = 0
+    slug: str,
+    request: Request,
+    holder: HolderDep,
+    settings: SettingsDep,
+    limit: Limit = 50,
+    offset: Offset = 0,
 ) -> Rows:
-    return run_stored(holder, settings, "method-lineage", {"slug": slug}, limit, offset)
+    values = {"slug": canonical(request, holder, settings, "method", slug)}
+    return run_stored(holder, settings, "method-lineage", values, limit, offset)
 
 
 @get("/methods/{slug}/adoption", Rows, "get_method_adoption", "resources")
 def get_method_adoption(
-    slug: str, holder: HolderDep, settings: SettingsDep, limit: Limit = 50, offset: Offset = 0
+    slug: str,
+    request: Request,
+    holder: HolderDep,
+    settings: SettingsDep,
+    limit: Limit = 50,
+    offset: Offset = 0,
 ) -> Rows:
-    return run_stored(holder, settings, "adoption-timeline", {"slug": slug}, limit, offset)
+    values = {"slug": canonical(request, holder, settings, "method", slug)}
+    return run_stored(holder, settings, "adoption-timeline", values, limit, offset)
 
 
 @get("/frameworks", Page[dict[str, Any]], "list_frameworks", "resources")
@@ -82,7 +131,8 @@ def list_frameworks(
 
 
 @get("/frameworks/{slug}", Resource, "get_framework", "resources")
-def get_framework(slug: str, holder: HolderDep, settings: SettingsDep) -> Resource:
+def get_framework(slug: str, request: Request, holder: HolderDep, settings: SettingsDep) -> Resource:
+    slug = canonical(request, holder, settings, "framework", slug)
     return resource(holder, settings, "framework", slug, {"slug": slug}, "resource-framework-graph")
 
 

@@ -10,7 +10,12 @@ const GAP_Y = 78;
 const LINE_H = 15;
 const MAX_IMPL_LINES = 4;
 
-const state = { nodes: new Map(), rels: new Map(), focus: null, selected: null, styles: {}, expanded: new Set() };
+const state = { nodes: new Map(), rels: new Map(), focus: null, selected: null, styles: {}, expanded: new Set(), view: 0 };
+
+// Each view and search takes a ticket; an answer that arrives after a newer one was asked for is
+// dropped, so what is drawn is always what was asked for last.
+function ticket() { return ++state.view; }
+function stale(t) { return t !== state.view; }
 
 const $ = (id) => document.getElementById(id);
 
@@ -47,7 +52,9 @@ function styleOf(label) { return state.styles[label] || { color: "#dddddd", bord
 async function runSearch(text) {
   if (!text.trim()) return;
   status(`Searching for “${text}”…`);
+  const t = ticket();
   const body = await getJSON(`/explore/search?q=${encodeURIComponent(text)}`);
+  if (stale(t)) return;
   const list = $("results");
   list.replaceChildren();
   $("results-section").hidden = false;
@@ -98,7 +105,9 @@ function merge(graph) {
 
 async function showLineage(slug) {
   status(`Loading the lineage of ${slug}…`);
+  const t = ticket();
   const graph = await getJSON(`/explore/lineage/${encodeURIComponent(slug)}`);
+  if (stale(t)) return;
   const name = (graph.nodes.find((n) => n.id === graph.focus) || {}).caption || slug;
   resetGraph(graph, `Lineage of ${name}`);
   status(`Lineage of ${name}: ${graph.nodes.length} methods, ${graph.relationships.length} steps.`);
@@ -106,9 +115,12 @@ async function showLineage(slug) {
 
 async function showPaperPath(arxivId) {
   status(`Loading paper ${arxivId}…`);
+  const t = ticket();
   const graph = await getJSON(`/explore/query/paper-proposal-implementation?arxiv_id=${encodeURIComponent(arxivId)}`);
+  if (stale(t)) return;
   if (!graph.nodes.length) {
     const around = await getJSON(`/explore/neighbours?label=Paper&key=${encodeURIComponent(arxivId)}`);
+    if (stale(t)) return;
     resetGraph(around, `Paper ${arxivId}`);
   } else resetGraph(graph, `Paper ${arxivId} → proposal → implementation`);
   status(`Paper ${arxivId}: ${state.nodes.size} nodes.`);
@@ -116,13 +128,17 @@ async function showPaperPath(arxivId) {
 
 async function showFailures(params = "") {
   status("Loading failures and their fixes…");
+  const t = ticket();
   const graph = await getJSON(`/explore/query/failure-fixes${params}`);
+  if (stale(t)) return;
   resetGraph(graph, "Failures → fixing commits");
   status(`${[...state.nodes.values()].filter((n) => n.label === "FailureReport").length} failures with a fix.`);
 }
 
 async function showNeighbours(label, key) {
+  const t = ticket();
   const graph = await getJSON(`/explore/neighbours?label=${encodeURIComponent(label)}&key=${encodeURIComponent(key)}`);
+  if (stale(t)) return;
   if (!graph.nodes.length) graph.nodes.push({ id: `${label}:${key}`, label, key, caption: key, properties: {} });
   resetGraph(graph, `${label} ${key} and its neighbours`);
   state.expanded.add(graph.focus);
@@ -131,7 +147,9 @@ async function showNeighbours(label, key) {
 
 async function expand(node) {
   status(`Expanding ${node.caption}…`);
+  const t = state.view; // expanding adds to this view: dropped if another view opened meanwhile
   const graph = await getJSON(`/explore/neighbours?label=${encodeURIComponent(node.label)}&key=${encodeURIComponent(node.key)}`);
+  if (stale(t)) return;
   const added = merge(graph);
   state.expanded.add(node.id);
   draw();
@@ -149,6 +167,10 @@ function subLines(node) {
     for (const i of impls.slice(0, MAX_IMPL_LINES)) lines.push(`${i.framework} · ${i.first_commit_date}`);
     if (impls.length > MAX_IMPL_LINES) lines.push(`+${impls.length - MAX_IMPL_LINES} more`);
   } else if (node.properties.framework) lines[0] += ` · ${node.properties.framework}`;
+  const p = node.properties;
+  if (node.label === "Commit" && p.commit_date) lines.push([p.commit_date, p.release].filter(Boolean).join(" · "));
+  if (node.label === "Commit" && p.commits > 1) lines.push(`+${p.commits - 1} more commit${p.commits > 2 ? "s" : ""}`);
+  if (node.label === "More") lines[0] = "folded: see details";
   return lines;
 }
 
@@ -176,12 +198,20 @@ function layout() {
     }
   }
   const min = Math.min(...layer.values());
+  const layers = [];
+  for (const [id, l] of layer) (layers[l - min] = layers[l - min] || []).push(id);
+  // A layer wider than the canvas wraps onto more rows: nothing scrolls sideways.
+  const perRow = Math.max(1, Math.floor(($("canvas").clientWidth - GAP_X) / (BOX_W + GAP_X)));
   const rows = [];
-  for (const [id, l] of layer) (rows[l - min] = rows[l - min] || []).push(id);
+  for (const row of layers) {
+    if (!row) continue;
+    row.sort((a, b) => state.nodes.get(a).caption.localeCompare(state.nodes.get(b).caption));
+    for (let k = 0; k < row.length; k += perRow) rows.push(row.slice(k, k + perRow));
+  }
   const pos = new Map();
   const heights = rows.map((row) => Math.max(...(row || []).map((id) => 26 + LINE_H * subLines(state.nodes.get(id)).length)));
   let y = 20;
-  const width = Math.max(...rows.map((row) => (row || []).length)) * (BOX_W + GAP_X) + GAP_X;
+  const width = Math.max(...rows.map((row) => row.length)) * (BOX_W + GAP_X) + GAP_X;
   rows.forEach((row, i) => {
     if (!row) return;
     const centre = (id) => {
@@ -202,8 +232,8 @@ function layout() {
 
 function draw() {
   const { pos, width, height } = layout();
-  // Shrink a wide graph to fit the canvas, down to 60 %; past that the canvas scrolls.
-  const scale = Math.max(0.6, Math.min(1, ($("canvas").clientWidth - 4) / width));
+  // Rows wrap to the canvas (see layout), so text keeps its size; a tall graph scrolls down.
+  const scale = Math.min(1, ($("canvas").clientWidth - 4) / width);
   const root = svg("svg", { width: width * scale, height: height * scale, viewBox: `0 0 ${width} ${height}`, role: "group", "aria-labelledby": "view-heading", id: "graph-svg" });
   const defs = svg("defs");
   const marker = svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
@@ -218,11 +248,13 @@ function draw() {
     const x1 = a.x + BOX_W / 2, y1 = up ? a.y : a.y + a.h;
     const x2 = b.x + BOX_W / 2, y2 = up ? b.y + b.h : b.y;
     const my = (y1 + y2) / 2;
-    const g = svg("g", { class: `edge ${r.type}`, "data-id": r.id, "data-type": r.type });
+    const agreement = r.properties && r.properties.agreement;
+    const disagree = agreement && agreement !== "agree" ? " disagree" : "";
+    const g = svg("g", { class: `edge ${r.type}${disagree}`, "data-id": r.id, "data-type": r.type });
     g.append(svg("path", { d: `M${x1},${y1} C${x1},${my} ${x2},${my} ${x2},${y2}`, "marker-end": "url(#arrow)" }));
     const change = r.properties && r.properties.change;
     const text = svg("text", { x: (x1 + x2) / 2 + 4, y: my + 4, "text-anchor": "middle" });
-    text.textContent = r.type === "EXTENDS" ? `${change || "extends"}` : r.type.toLowerCase().replace(/_/g, " ");
+    text.textContent = r.type === "EXTENDS" ? `${change || "extends"}` : edgeVerb(r);
     if (r.url) {
       const link = svg("a", { href: r.url, target: "_blank", rel: "noopener", class: "evidence" });
       link.setAttribute("aria-label", `${edgeSentence(r)} — evidence`);
@@ -239,7 +271,10 @@ function draw() {
   $("canvas").replaceChildren(root);
   // Keep the node being looked at in view when the graph is wider than the canvas.
   const centre = pos.get(state.selected) || pos.get(state.focus);
-  if (centre) $("canvas").scrollLeft = (centre.x + BOX_W / 2) * scale - $("canvas").clientWidth / 2;
+  if (centre) {
+    $("canvas").scrollLeft = (centre.x + BOX_W / 2) * scale - $("canvas").clientWidth / 2;
+    $("canvas").scrollTop = (centre.y + centre.h / 2) * scale - $("canvas").clientHeight / 2;
+  }
   drawLegend();
   drawList();
 }
@@ -281,10 +316,20 @@ function drawLegend() {
   }));
 }
 
+// A framework's SUPPORTS is the catalog's claim and its IMPLEMENTS the mined commits; where only
+// one of the two exists the edge says so ("supports (claim only)", "implements (evidence only)").
+function edgeVerb(r) {
+  const verb = r.type.toLowerCase().replace(/_/g, " ");
+  const agreement = r.properties && r.properties.agreement;
+  return agreement && agreement !== "agree" ? `${verb} (${agreement})` : verb;
+}
+
 function edgeSentence(r) {
   const a = state.nodes.get(r.source), b = state.nodes.get(r.target);
   const verb = r.type === "EXTENDS" ? `extends (changes ${(r.properties && r.properties.change) || "?"})` : r.type.toLowerCase().replace(/_/g, " ");
-  return `${a ? a.caption : r.source} ${verb} ${b ? b.caption : r.target}`;
+  const agreement = r.properties && r.properties.agreement;
+  const note = agreement && agreement !== "agree" ? ` (${agreement})` : "";
+  return `${a ? a.caption : r.source} ${verb} ${b ? b.caption : r.target}${note}`;
 }
 
 function drawList() {
@@ -338,7 +383,7 @@ function showDetails(node) {
     children.push(el("h3", {}, "Implemented in"));
     children.push(el("ul", { class: "implementations" }, ...impls.map((i) => {
       const text = `${i.framework}: first commit ${i.first_commit.slice(0, 7)} on ${i.first_commit_date}` +
-        (i.days_after_paper !== null && i.days_after_paper !== undefined ? `, ${i.days_after_paper} days after the paper` : "") +
+        (i.days_after_paper !== null && i.days_after_paper !== undefined ? `, ${i.days_after_paper} day${i.days_after_paper === 1 ? "" : "s"} after the paper` : "") +
         ` (${i.commits} commit${i.commits === 1 ? "" : "s"})`;
       return el("li", {}, i.url ? el("a", { href: i.url, target: "_blank", rel: "noopener" }, text) : text);
     })));
@@ -363,11 +408,26 @@ function evidenceName(label) {
 
 // -- routing ------------------------------------------------------------------------------
 
+async function showStart() {
+  const t = ticket();
+  const body = await getJSON("/explore/start");
+  if (stale(t)) return;
+  const link = (hash, text) => el("li", {}, el("a", { href: `#${hash}` }, text));
+  $("start-adopted").replaceChildren(...body.adopted.map((m) => link(`lineage/${encodeURIComponent(m.slug)}`, `${m.name} (${m.frameworks} frameworks)`)));
+  $("start-newest").replaceChildren(...body.newest.map((c) => link(`lineage/${encodeURIComponent(c.slug)}`, `${c.name} in ${c.framework}, ${c.commit_date}`)));
+  $("start-failures").replaceChildren(...(body.failures.length
+    ? body.failures.map((f) => link(`neighbours/FailureReport/${encodeURIComponent(f.id)}`, `${f.symptom} (${f.framework}, ${f.reported_date || "?"})`))
+    : [el("li", {}, "none recorded yet")]));
+  $("start").hidden = false;
+}
+
 async function route() {
   const [view, ...rest] = location.hash.replace(/^#/, "").split("/");
   const args = rest.map(decodeURIComponent);
+  $("start").hidden = true;
   try {
-    if (view === "lineage" && args[0]) await showLineage(args[0]);
+    if (!view && $("results-section").hidden) await showStart();
+    else if (view === "lineage" && args[0]) await showLineage(args[0]);
     else if (view === "paper" && args[0]) await showPaperPath(args[0]);
     else if (view === "neighbours" && args[1]) await showNeighbours(args[0], args.slice(1).join("/"));
     else if (view === "failures") await showFailures(args[1] ? `?${args[0]}=${encodeURIComponent(args[1])}` : "");
