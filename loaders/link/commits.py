@@ -32,6 +32,7 @@ from ...graph.records import Evidence
 from .arxiv_ids import find_arxiv_ids
 from .literals import LiteralScanner
 from .methods import CodeAlias, CodeAliasIndex, CodeHit, MethodMatcher
+from .python_code import Place, PythonBlock
 
 IMPLEMENTS = "IMPLEMENTS"
 MENTIONS = "MENTIONS"
@@ -58,6 +59,8 @@ _CI = re.compile(
 )  # CI and packaging: they name things, they do not implement them
 _YAML = re.compile(r"\.(?:ya?ml)$", re.I)
 _HASH_COMMENT = re.compile(r"\.(?:py|pyi|ya?ml|toml|sh|cfg|ini)$|(?:^|/)(?:Dockerfile|Makefile)", re.I)
+_PYTHON = re.compile(r"\.pyi?$", re.I)
+_TODO = re.compile(r"\b(?:TODO|FIXME|XXX)\b")  # a plan to implement is not an implementation
 _REVERT = re.compile(r"^Revert\b", re.IGNORECASE)
 _REVERTS_SHA = re.compile(r"This reverts commit ([0-9a-f]{7,40})", re.IGNORECASE)
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)", re.MULTILINE)
@@ -190,6 +193,97 @@ def _judge_code_hit(alias: CodeAlias, line: str, s: int, e: int, path: str, ambi
     return ("code-word", 0.0)
 
 
+def _prose_rule(alias: CodeAlias, line: str, s: int, place: Place | None | bool) -> str | None:
+    """The MENTIONS rule for a hit in added code that is prose, not code: a TODO, a docstring,
+    a comment, a string literal that selects nothing; None when the hit is code (or a literal
+    in a selecting position) and the code rules judge it."""
+    if _TODO.search(line[:s]):
+        return "todo"
+    if not place:
+        return None
+    if place.kind == "docstring":
+        return "docstring"
+    if place.kind == "comment":
+        return "code-comment"
+    if place.kind != "string" or alias.kind == "setting":
+        return None
+    if alias.kind == "class" and place.whole:
+        return None  # `__all__ = ["GRPOTrainer"]`, a lazy-import table: the class is exported
+    return None if place.why else "string-literal"
+
+
+class AddedBlocks:
+    """A Python file's added lines, read as code around each hit: `place(offset, start, end)` for
+    a hit at columns start:end of the added line holding `offset`. A hit with no quote or `#`
+    before it on its line, outside any triple-quoted string, is code without tokenizing; other
+    hits tokenize a few lines around them, once per window."""
+
+    BEFORE, AFTER = 12, 2  # lines of context tokenized around a hit: its statement, usually
+
+    def __init__(self, text: str):
+        self.text = text
+        self._starts: list[int] = []  # offset of each added line
+        self._first: list[int] = []  # the first line of its block of consecutive added lines
+        self._open: list[str] = []  # the triple quote a line starts inside of, or ""
+        self._windows: dict[tuple[int, int], PythonBlock] = {}
+        at, first, inside = 0, -1, ""
+        for line in text.split("\n"):
+            if not line.startswith("+"):
+                first = -1
+            else:
+                if first < 0:
+                    first, inside = len(self._starts), ""
+                self._starts.append(at)
+                self._first.append(first)
+                self._open.append(inside)
+                if _TRIPLE_QUOTE in line or _TRIPLE_APOS in line:
+                    inside = _still_open(line, inside)
+            at += len(line) + 1
+
+    def _line(self, row: int) -> str:
+        start = self._starts[row] + 1
+        stop = self.text.find("\n", start)
+        return self.text[start : stop if stop >= 0 else len(self.text)]
+
+    def place(self, offset: int, start: int, end: int) -> Place:
+        row = bisect.bisect_right(self._starts, offset) - 1
+        line = self._line(row)
+        if not self._open[row] and not any(ch in line[:start] for ch in "\"'#"):
+            return Place("code")
+        lo = max(self._first[row], row - self.BEFORE)
+        hi = row + self.AFTER
+        while hi > row and (hi >= len(self._first) or self._first[hi] != self._first[row]):
+            hi -= 1
+        block = self._windows.get((lo, hi))
+        if block is None:
+            lines = [self._line(k) for k in range(lo, hi + 1)]
+            block = self._windows[lo, hi] = PythonBlock(lines, self._open[lo])
+        return block.place(row - lo, start, end)
+
+
+_TRIPLE_QUOTE, _TRIPLE_APOS = '"' * 3, "'" * 3
+
+
+def _still_open(line: str, inside: str) -> str:
+    """The triple quote open after `line`, given the one open before it (quotes counted, not
+    parsed: a triple quote inside a one-line string is rare enough)."""
+    at = 0
+    while True:
+        if inside:
+            at = line.find(inside, at)
+            if at < 0:
+                return inside
+            at, inside = at + 3, ""
+            continue
+        found = [(i, q) for q in (_TRIPLE_QUOTE, _TRIPLE_APOS) if (i := line.find(q, at)) >= 0]
+        if not found:
+            return ""
+        i, quote = min(found)
+        if 0 <= line.find("#", at) < i:
+            return ""
+        at, inside = i + 3, quote
+
+
 def _module_named(path: str, token: str) -> bool:
     """A Python module named exactly after an alias (`algorithms/distillation.py`)."""
     name = path.rsplit("/", 1)[-1].lower()
@@ -291,6 +385,8 @@ class CommitLinker:
                 _keep(best, Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:1", alias.alias,
                                  "new-file", 0.9))  # fmt: skip
         text = f.text
+        python = category == "code" and _PYTHON.search(f.path) is not None
+        blocks = AddedBlocks(text) if python else None
         settled: set[str] = set()  # methods nothing later in this file can improve
         for hit in hits:
             alias = hit.alias
@@ -312,6 +408,10 @@ class CommitLinker:
                 if ambiguous:
                     continue
                 rule, confidence, rel = "code-comment", 0.5, MENTIONS
+            elif (prose := _prose_rule(alias, line, s, python and blocks.place(hit.start, s, e))) is not None:
+                if ambiguous:
+                    continue
+                rule, confidence, rel = prose, 0.4 if prose == "string-literal" else 0.5, MENTIONS
             else:
                 verdict = _judge_code_hit(alias, line, s, e, f.path, ambiguous)
                 if verdict is None:
