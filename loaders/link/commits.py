@@ -91,6 +91,9 @@ class Link:
     identifier: str
     rule: str
     confidence: float
+    # Why this IMPLEMENTS still needs a second signal in the same change (an ambiguous alias, a
+    # name two methods share); empty when the alias is enough on its own. Not stored.
+    needs_signal: str = ""
 
     def evidence(self) -> Evidence:
         return Evidence(self.source_kind, self.location, self.identifier, self.rule, self.confidence)
@@ -321,18 +324,20 @@ class CommitLinker:
         self.index = CodeAliasIndex(methods)
         self.matcher = MethodMatcher(methods)
         self.paper_of = {m.slug: getattr(m, "arxiv_id", None) for m in methods}
+        self.titles = {m.slug: _title_cue(getattr(m, "paper_title", None)) for m in methods}
 
     def link(self, message: str, files: list[FileDiff]) -> CommitLinks:
         out = CommitLinks(reverts=reverted_sha(message))
         best: dict[str, Link] = {}  # slug -> strongest link
         code_words: dict[str, Link] = {}  # slug -> bare use in package code
+        plain: set[str] = set()  # methods an unambiguous alias names in package code
         papers: dict[str, Link] = {}
         scanned = [(f, plan) for f in files if not f.binary and (plan := _scan_plan(f.path))]
         per_file, hints = self._hits([f for f, _ in scanned])
         for i, ((f, (category, comments)), hits) in enumerate(zip(scanned, per_file, strict=True)):
             if i in hints:
                 self._link_papers(f, hints[i], papers)
-            self._link_file(f, category, comments, hits, best, code_words)
+            self._link_file(f, category, comments, hits, best, code_words, plain)
         named = {m.slug: m for m in self.matcher.find(message)}
         for slug, m in named.items():
             link = best.get(slug)
@@ -349,6 +354,7 @@ class CommitLinker:
         for a in find_arxiv_ids(message, bare=False) if cited else ():
             papers.setdefault(a.arxiv_id, Link(MENTIONS, "Paper", a.arxiv_id, "commit-message",
                                                "message", a.text, a.rule, 0.9))  # fmt: skip
+        self._second_signals(message, best, named, plain, papers)
         if out.reverts is not None:
             best = {
                 s: Link(MENTIONS, "Method", s, lk.source_kind, lk.location, lk.identifier, "revert", 0.5)
@@ -358,6 +364,31 @@ class CommitLinker:
             papers.values(), key=lambda p: p.key
         )
         return out
+
+    def _second_signals(self, message: str, best: dict, named: dict, plain: set, papers: dict) -> None:
+        """An IMPLEMENTS from an ambiguous or shared alias stands only with an independent signal
+        in the same change: the method's arXiv id or paper title, the message naming the method,
+        or an unambiguous alias of it in package code. Otherwise it is a MENTIONS saying why."""
+        lowered = message.lower()
+        for slug, link in list(best.items()):
+            if link.rel != IMPLEMENTS or not link.needs_signal:
+                continue
+            title = self.titles.get(slug)
+            if self.paper_of.get(slug) in papers:
+                signal = "arXiv id"
+            elif title and title in lowered:
+                signal = "paper title"
+            elif slug in named:
+                signal = "message names it"
+            elif slug in plain:
+                signal = "unambiguous alias"
+            else:
+                best[slug] = dataclasses.replace(
+                    link, rel=MENTIONS, confidence=0.4,
+                    rule=f"{link.rule}; {link.needs_signal} without a second signal",
+                )  # fmt: skip
+                continue
+            best[slug] = dataclasses.replace(link, rule=f"{link.rule}; {link.needs_signal}, {signal}")
 
     def _hits(self, files: list[FileDiff]) -> tuple[list[list[CodeHit]], dict[int, list[int]]]:
         """Alias hits per file (offsets into its hunk text), and where files may cite a paper
@@ -376,14 +407,22 @@ class CommitLinker:
         return per_file, hints
 
     def _link_file(
-        self, f: FileDiff, category: str, comments: bool, hits: list[CodeHit], best: dict, code_words: dict
+        self,
+        f: FileDiff,
+        category: str,
+        comments: bool,
+        hits: list[CodeHit],
+        best: dict,
+        code_words: dict,
+        plain: set,
     ) -> None:
         if f.status == "A" and category == "code":
             for alias in self.index.path_hits(f.path):
-                if self.index.is_ambiguous(alias) and not _module_named(f.path, alias.token):
+                doubt = self._doubt(alias)
+                if doubt and not _module_named(f.path, alias.token):
                     continue  # `prime_metrics.py`, `opd.toml`: the word may mean something else
                 _keep(best, Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:1", alias.alias,
-                                 "new-file", 0.9))  # fmt: skip
+                                 "new-file", 0.9, doubt))  # fmt: skip
         text = f.text
         python = category == "code" and _PYTHON.search(f.path) is not None
         blocks = AddedBlocks(text) if python else None
@@ -418,19 +457,30 @@ class CommitLinker:
                     continue
                 rule, confidence = verdict
                 rel = IMPLEMENTS
+                doubt = self._doubt(alias)
+                if not doubt:
+                    plain.add(alias.slug)
                 if confidence == 0.0:
                     if rule != "code-word" or ambiguous or alias.slug in code_words:
                         continue
                     rel, confidence = MENTIONS, 0.4
-            if not _improves(best, alias.slug, rel, confidence):
+            doubt = self._doubt(alias) if rel == IMPLEMENTS else ""
+            if not _improves(best, alias.slug, rel, confidence, doubt):
                 continue
             link = Link(rel, "Method", alias.slug, "diff", f"{f.path}:{_line_number(text, line_start)}",
-                        line[s:e] if alias.kind != "setting" else alias.alias, rule, confidence)  # fmt: skip
+                        line[s:e] if alias.kind != "setting" else alias.alias, rule, confidence, doubt)  # fmt: skip
             if rule == "code-word":
                 code_words[alias.slug] = link
             best[alias.slug] = link
-            if rel == IMPLEMENTS and confidence >= 0.95:
+            if rel == IMPLEMENTS and confidence >= 0.95 and not doubt:
                 settled.add(alias.slug)
+
+    def _doubt(self, alias: CodeAlias) -> str:
+        """Why an alias alone does not establish the method: '' when it does."""
+        if self.index.is_ambiguous(alias):
+            return f"ambiguous alias {alias.alias!r}"
+        others = self.index.sharing(alias)
+        return f"{alias.alias!r} also names {', '.join(others)}" if others else ""
 
     @staticmethod
     def _link_papers(f: FileDiff, hints: list[int], papers: dict) -> None:
@@ -450,13 +500,27 @@ class CommitLinker:
 _PAPER_HINTS = LiteralScanner(["arxiv", "huggingface.co/papers", "alphaxiv"])
 
 
-def _improves(best: dict[str, Link], slug: str, rel: str, confidence: float) -> bool:
+def _strength(rel: str, confidence: float, doubt: str) -> tuple:
+    """Any IMPLEMENTS beats MENTIONS, one needing no second signal beats one that does, then
+    confidence."""
+    return (rel == IMPLEMENTS, not doubt, confidence)
+
+
+def _improves(best: dict[str, Link], slug: str, rel: str, confidence: float, doubt: str = "") -> bool:
     old = best.get(slug)
-    return old is None or (rel == IMPLEMENTS, confidence) > (old.rel == IMPLEMENTS, old.confidence)
+    return old is None or _strength(rel, confidence, doubt) > _strength(old.rel, old.confidence, old.needs_signal)
 
 
 def _keep(best: dict[str, Link], link: Link) -> None:
-    """Keep the strongest link per method: any IMPLEMENTS beats MENTIONS, then confidence."""
-    old = best.get(link.key)
-    if old is None or (link.rel == IMPLEMENTS, link.confidence) > (old.rel == IMPLEMENTS, old.confidence):
+    """Keep the strongest link per method."""
+    if _improves(best, link.key, link.rel, link.confidence, link.needs_signal):
         best[link.key] = link
+
+
+def _title_cue(title: str | None) -> str | None:
+    """The part of a paper title a commit message would quote: the whole title, or the name
+    before its colon when that is long enough not to be a common word."""
+    if not title:
+        return None
+    head = title.split(":", 1)[0].strip().lower()
+    return head if len(head) >= 12 else title.lower()

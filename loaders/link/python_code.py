@@ -20,6 +20,7 @@ _SKIP = {NL, COMMENT, INDENT, DEDENT}
 _CLOSE = {")": "(", "]": "[", "}": "{"}
 _SELECT_KEYWORDS = {"default", "choices", "const", "default_factory"}
 _REGISTRY_CALL = re.compile(r"regist", re.IGNORECASE)  # register(...), registry.add(...)
+_CONSTANT = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
 _REGISTRY_NAME = re.compile(r"^[A-Z][A-Z0-9_]*$|regist|mapping|_map$|_fns?$|dispatch", re.IGNORECASE)
 _PREFIX = re.compile(r"^[rbuf]*", re.IGNORECASE)
 
@@ -123,6 +124,9 @@ class PythonBlock:
             follows = sig[i + 2] if i + 2 < len(sig) else None
             if follows is not None and follows.string == "=" and _REGISTRY_NAME.search(lead.string):
                 return "registry-key"
+        if opener.string in "([{" and lead is not None and lead.string == "=" and lead2 is not None:
+            if lead2.type == NAME and _CONSTANT.match(lead2.string) and (after is None or after.string != ":"):
+                return "choices"  # MODES = ("a", "b"): the values a setting may take
         if (
             opener.string == "{"
             and after is not None
