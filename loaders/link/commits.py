@@ -26,6 +26,7 @@ import dataclasses
 import functools
 import itertools
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ...graph.records import Evidence
@@ -36,6 +37,7 @@ from .python_code import Place, PythonBlock
 
 IMPLEMENTS = "IMPLEMENTS"
 MENTIONS = "MENTIONS"
+SPELLS = "SPELLS"  # a framework's own identifier for a method, learned from a change
 
 _VENDORED = re.compile(
     r"(?:^|/)(?:third[_-]?party|3rdparty|vendor(?:ed)?|_vendor|external|site-packages|node_modules)/",
@@ -96,6 +98,7 @@ class Link:
     needs_signal: str = ""
 
     def evidence(self) -> Evidence:
+        """What the stored edge carries."""
         return Evidence(self.source_kind, self.location, self.identifier, self.rule, self.confidence)
 
 
@@ -221,14 +224,18 @@ class AddedBlocks:
     before it on its line, outside any triple-quoted string, is code without tokenizing; other
     hits tokenize a few lines around them, once per window."""
 
-    BEFORE, AFTER = 12, 2  # lines of context tokenized around a hit: its statement, usually
+    BEFORE, AFTER = 8, 2  # lines of context tokenized around a hit: its statement, usually
 
     def __init__(self, text: str):
         self.text = text
-        self._starts: list[int] = []  # offset of each added line
+        self._triples = _TRIPLE_QUOTE in text or _TRIPLE_APOS in text
+        self._starts: list[int] = []  # offset of each added line (indexed on first need)
         self._first: list[int] = []  # the first line of its block of consecutive added lines
         self._open: list[str] = []  # the triple quote a line starts inside of, or ""
         self._windows: dict[tuple[int, int], PythonBlock] = {}
+
+    def _index(self) -> None:
+        text = self.text
         at, first, inside = 0, -1, ""
         for line in text.split("\n"):
             if not line.startswith("+"):
@@ -249,21 +256,37 @@ class AddedBlocks:
         return self.text[start : stop if stop >= 0 else len(self.text)]
 
     def place(self, offset: int, start: int, end: int) -> Place:
+        line_start = self.text.rfind("\n", 0, offset) + 1
+        before = self.text[line_start + 1 : line_start + 1 + start]
+        quoted = any(ch in before for ch in "\"'#")
+        if not self._triples and not quoted:
+            return _CODE_PLACE  # no string or comment can hold it
+        if not self._starts:
+            self._index()
         row = bisect.bisect_right(self._starts, offset) - 1
-        line = self._line(row)
-        if not self._open[row] and not any(ch in line[:start] for ch in "\"'#"):
-            return Place("code")
+        if not self._open[row] and not quoted:
+            return _CODE_PLACE
+        if not self._open[row]:  # most literals are decided by their own line: try it alone
+            place = self._window(row, row).place(0, start, end)
+            if place.why in _LINE_DECIDES or place.kind == "comment":
+                return place
         lo = max(self._first[row], row - self.BEFORE)
         hi = row + self.AFTER
         while hi > row and (hi >= len(self._first) or self._first[hi] != self._first[row]):
             hi -= 1
+        return self._window(lo, hi).place(row - lo, start, end)
+
+    def _window(self, lo: int, hi: int) -> PythonBlock:
         block = self._windows.get((lo, hi))
         if block is None:
             lines = [self._line(k) for k in range(lo, hi + 1)]
             block = self._windows[lo, hi] = PythonBlock(lines, self._open[lo])
-        return block.place(row - lo, start, end)
+        return block
 
 
+_CODE_PLACE = Place("code")
+# Reasons a literal selects that its own line shows whatever surrounds it.
+_LINE_DECIDES = {"compare", "option-default", "flag", "registry-key", "choices"}
 _TRIPLE_QUOTE, _TRIPLE_APOS = '"' * 3, "'" * 3
 
 
@@ -285,6 +308,91 @@ def _still_open(line: str, inside: str) -> str:
         if 0 <= line.find("#", at) < i:
             return ""
         at, inside = i + 3, quote
+
+
+_ADDITIVE = re.compile(r"\b(?:add|support|implement|introduce|enable|integrate|new)\w*", re.I)
+_VALUE_POSITIONS = {"compare", "choices", "registry-key", "flag"}
+_STRING = re.compile(r"""(["'])(-{0,2}[A-Za-z][\w.-]{2,48})\1""")
+_CLASS_DEF = re.compile(r"^\+\s*class\s+([A-Za-z_]\w{2,48})", re.M)
+_FIELD = re.compile(r"^\+\s*([a-z_][a-z0-9_]{2,48})\s*:\s*[\w\[\]., |\"']+=", re.M)
+_YAML_KEY = re.compile(r"^\+\s*-?\s*([A-Za-z_][\w-]{2,48})\s*:", re.M)
+_SELECT_CUE = re.compile(r"==|!=|\bin\s*[(\[{]|choices|Literal\[|regist|default|\bcase\b|add_argument|[A-Z_]{3,}\s*=")
+_DULL = {"true", "false", "none", "null", "default", "mean", "sum", "max", "min", "auto", "token"}
+
+
+@dataclass(frozen=True, slots=True)
+class Identifier:
+    """A user-facing identifier a change adds, where, and why it is user-facing."""
+
+    identifier: str
+    location: str
+    why: str  # compare, choices, registry-key, flag, option-default, class, field, config-key
+
+
+def _identifiers(f: FileDiff, worth: Callable[[str], bool]) -> Iterator[Identifier]:
+    """User-facing identifiers on a code file's added lines: selecting string literals, classes
+    and config fields in Python; keys in YAML configs. Candidates are found by pattern over the
+    whole text and judged by `worth` before anything is tokenized."""
+    python = _PYTHON.search(f.path) is not None
+    if not python and not _YAML.search(f.path):
+        return
+    text = f.text
+    blocks = AddedBlocks(text) if python else None
+    patterns = ((_CLASS_DEF, "class"), (_FIELD, "field"), (_STRING, "")) if python else ((_YAML_KEY, "config-key"),)
+    for pattern, why in patterns:
+        for m in pattern.finditer(text):
+            ident = m.group(2) if pattern is _STRING else m.group(1)
+            if not worth(ident):
+                continue
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            if not text.startswith("+", line_start):
+                continue
+            group = 2 if pattern is _STRING else 1
+            s, e = m.start(group) - line_start - 1, m.end(group) - line_start - 1
+            line_end = text.find("\n", m.end())
+            line = text[line_start + 1 : line_end if line_end >= 0 else len(text)]
+            where = f"{f.path}:{_line_number(text, line_start)}"
+            if not python:
+                if "#" not in line[:s]:
+                    yield Identifier(ident, where, why)
+            elif why:
+                if blocks.place(m.start(group), s, e).kind == "code":
+                    yield Identifier(ident, where, why)
+            elif _SELECT_CUE.search(line):  # a comparison, choices, registry or default on the line
+                place = blocks.place(m.start(group), s, e)
+                if place.whole and place.why:
+                    yield Identifier(ident, where, place.why)
+
+
+def _carries(identifier: str, words: tuple[str, ...]) -> bool:
+    """Whether an identifier holds one of the method's names as a whole part
+    (`use_dapo_loss`, `DAPOLoss`, `--dr-grpo`), not inside a longer word."""
+    if not words:
+        return False
+    flat = _CAMEL.sub("_", identifier).lower().replace("-", "_").strip("_")
+    return _parts_pattern(words).search(flat) is not None
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+@functools.lru_cache(maxsize=256)
+def _parts_pattern(words: tuple[str, ...]) -> re.Pattern:
+    return re.compile(r"(?:^|_)(?:" + "|".join(map(re.escape, words)) + r")(?:_|$)")
+
+
+def _name_words(method) -> tuple[str, ...]:
+    """The method's name and single-word aliases, as identifier parts (`dr_grpo`, `dapo`);
+    ambiguous ones and very short ones are left out, they say too little on their own."""
+    ambiguous = {a.lower() for a in getattr(method, "ambiguous_aliases", ()) or ()}
+    words = set()
+    for name in (method.name, *method.aliases):
+        if name.lower() in ambiguous:
+            continue
+        word = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+        if len(word) >= 3 and re.fullmatch(r"[a-z0-9]+(?:_[a-z0-9]+)?", word):
+            words.add(word)
+    return tuple(sorted(words))
 
 
 def _module_named(path: str, token: str) -> bool:
@@ -325,6 +433,14 @@ class CommitLinker:
         self.matcher = MethodMatcher(methods)
         self.paper_of = {m.slug: getattr(m, "arxiv_id", None) for m in methods}
         self.titles = {m.slug: _title_cue(getattr(m, "paper_title", None)) for m in methods}
+        self.slug_of_paper: dict[str, list[str]] = {}
+        for m in methods:
+            if getattr(m, "arxiv_id", None):
+                self.slug_of_paper.setdefault(m.arxiv_id, []).append(m.slug)
+        self.words = {m.slug: _name_words(m) for m in methods}
+        self.known_tokens = {a.token.replace("-", "_") for a in self.index.aliases} | {
+            a.token for a in self.index.aliases
+        }
 
     def link(self, message: str, files: list[FileDiff]) -> CommitLinks:
         out = CommitLinks(reverts=reverted_sha(message))
@@ -354,16 +470,80 @@ class CommitLinker:
         for a in find_arxiv_ids(message, bare=False) if cited else ():
             papers.setdefault(a.arxiv_id, Link(MENTIONS, "Paper", a.arxiv_id, "commit-message",
                                                "message", a.text, a.rule, 0.9))  # fmt: skip
+        spelled = self._learn_spellings(message, scanned, best, papers)
         self._second_signals(message, best, named, plain, papers)
         if out.reverts is not None:
             best = {
                 s: Link(MENTIONS, "Method", s, lk.source_kind, lk.location, lk.identifier, "revert", 0.5)
                 for s, lk in best.items()
             }
-        out.links = sorted(best.values(), key=lambda lk: lk.key) + sorted(
-            papers.values(), key=lambda p: p.key
+            spelled = []
+        out.links = (
+            sorted(best.values(), key=lambda lk: lk.key)
+            + spelled
+            + sorted(papers.values(), key=lambda p: p.key)
         )
         return out
+
+    def _learn_spellings(self, message: str, scanned: list, best: dict, papers: dict) -> list[Link]:
+        """Aliases this framework teaches: when the subject names a method (by catalog name or
+        its paper's arXiv id) and the same change adds a user-facing identifier in package code
+        (an option value that selects behaviour, a CLI flag, a class, a config field), that
+        identifier is the framework's spelling of the method. It is learned when it carries the
+        method's name (`use_dapo_loss`), or when it is the one new selecting value of a change
+        that says it adds something. The change then implements the method, and a SPELLS link
+        keeps the identifier with its evidence."""
+        subject = message.split("\n", 1)[0]
+        named = {m.slug: m.text for m in self.matcher.find(subject)}
+        for arxiv_id, link in papers.items():
+            for slug in self.slug_of_paper.get(arxiv_id, ()):
+                named.setdefault(slug, link.identifier)
+        # Learned only where the catalog's aliases found no implementation: it costs a tokenizer
+        # run per candidate, and where they did, the identifier is already known.
+        named = {
+            slug: text
+            for slug, text in named.items()
+            if not ((old := best.get(slug)) and old.rel == IMPLEMENTS and not old.needs_signal)
+        }
+        if not named or len(named) > 2:
+            return []
+        words = tuple(sorted({w for slug in named for w in self.words.get(slug, ())}))
+        additive = _ADDITIVE.search(subject) is not None
+        found = [
+            c
+            for f, (category, _) in scanned
+            if category == "code"
+            for c in _identifiers(f, lambda ident: self._worth_placing(ident, words, additive))
+        ]
+        fresh = [c for c in found if c.identifier.lower().strip("-") not in self.known_tokens]
+        values = {c.identifier for c in fresh if c.why in _VALUE_POSITIONS}
+        spelled: list[Link] = []
+        for slug, name in sorted(named.items()):
+            learned = [c for c in fresh if _carries(c.identifier, self.words.get(slug, ()))]
+            how = "carries the method's name"
+            if not learned and additive and len(values) == 1:
+                learned = [c for c in fresh if c.identifier in values]
+                how = "the one new selecting value of an additive change"
+            if not learned:
+                continue
+            c = learned[0]
+            evidence = dict(source_kind="diff", location=c.location, identifier=c.identifier,
+                            confidence=0.7)  # fmt: skip
+            rule = f"learned-alias: the subject names {name!r}; {c.why} {how}"
+            spelled.append(Link(SPELLS, "Method", slug, rule=rule, **evidence))
+            old = best.get(slug)
+            if old is None or old.rel != IMPLEMENTS or old.needs_signal:
+                best[slug] = Link(IMPLEMENTS, "Method", slug, rule=rule, **evidence)
+        return spelled
+
+    def _worth_placing(self, identifier: str, words: tuple[str, ...], additive: bool) -> bool:
+        """Whether a candidate identifier could be learned at all (reading its place costs a
+        tokenizer run): new to the catalog, and carrying a named method's name, or a value in
+        an additive change."""
+        token = identifier.lower().strip("-")
+        if token in self.known_tokens or token in _DULL:
+            return False
+        return additive or _carries(identifier, words)
 
     def _second_signals(self, message: str, best: dict, named: dict, plain: set, papers: dict) -> None:
         """An IMPLEMENTS from an ambiguous or shared alias stands only with an independent signal

@@ -21,7 +21,7 @@ _CLOSE = {")": "(", "]": "[", "}": "{"}
 _SELECT_KEYWORDS = {"default", "choices", "const", "default_factory"}
 _REGISTRY_CALL = re.compile(r"regist", re.IGNORECASE)  # register(...), registry.add(...)
 _CONSTANT = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
-_REGISTRY_NAME = re.compile(r"^[A-Z][A-Z0-9_]*$|regist|mapping|_map$|_fns?$|dispatch", re.IGNORECASE)
+_REGISTRY_WORD = re.compile(r"regist|mapping|_map$|_fns?$|dispatch", re.IGNORECASE)
 _PREFIX = re.compile(r"^[rbuf]*", re.IGNORECASE)
 
 
@@ -122,7 +122,7 @@ class PythonBlock:
             return "registry-key"
         if opener.string == "[" and after and after.string == "]" and lead is not None:
             follows = sig[i + 2] if i + 2 < len(sig) else None
-            if follows is not None and follows.string == "=" and _REGISTRY_NAME.search(lead.string):
+            if follows is not None and follows.string == "=" and _registry_name(lead.string):
                 return "registry-key"
         if opener.string in "([{" and lead is not None and lead.string == "=" and lead2 is not None:
             if lead2.type == NAME and _CONSTANT.match(lead2.string) and (after is None or after.string != ":"):
@@ -134,7 +134,7 @@ class PythonBlock:
             and lead is not None
             and lead.string == "="
             and lead2 is not None
-            and _REGISTRY_NAME.search(lead2.string)
+            and _registry_name(lead2.string)
         ):
             return "registry-key"
         return ""
@@ -190,6 +190,11 @@ class PythonBlock:
     def _opener(self, i: int) -> str:
         k = self._opener_index(i)
         return self.significant[k].string if k is not None and k >= 0 else ""
+
+
+def _registry_name(name: str) -> bool:
+    """A name that holds a registry: a module constant (`LOSSES`) or one that says so."""
+    return bool(_CONSTANT.match(name) or _REGISTRY_WORD.search(name))
 
 
 def _tokens(text: str, col_fix: int = 0) -> tuple[list[tokenize.TokenInfo], tuple[int, int] | None]:
