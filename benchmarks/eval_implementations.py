@@ -49,6 +49,16 @@ def catalog_methods() -> list:
         ]
 
 
+def vendored_packages(framework: str) -> tuple[str, ...]:
+    """Other catalog frameworks' package names, as the product passes them to the miner."""
+    try:
+        from uptake.loaders.catalog import read_catalog
+
+        return read_catalog().vendored_packages(FRAMEWORK_SLUGS.get(framework, framework))
+    except Exception:  # the catalog module is still being written
+        return ()
+
+
 def find_mirror(mirrors: Path, repo: str) -> Path:
     owner, name = repo.split("/")
     for candidate in (
@@ -74,7 +84,7 @@ def first_implementations(commits: list[MinedCommit]) -> dict[str, tuple[MinedCo
         if any(c.sha.startswith(r) for r in reverted):
             continue
         for link in c.links:
-            if link.rel != "IMPLEMENTS":
+            if link.rel != "IMPLEMENTS" or link.vendored:  # a copied tree is not the framework's own
                 continue
             best = first.get(link.key)
             if best is None or (c.commit_ts, c.sha) < (best[0].commit_ts, best[0].sha):
@@ -82,7 +92,7 @@ def first_implementations(commits: list[MinedCommit]) -> dict[str, tuple[MinedCo
     return first
 
 
-def mine_all(path: Path, methods: list, workers: int) -> list[MinedCommit]:
+def mine_all(path: Path, methods: list, workers: int, vendored: tuple[str, ...] = ()) -> list[MinedCommit]:
     import subprocess
 
     git_dir = resolve_repository(path)
@@ -90,7 +100,7 @@ def mine_all(path: Path, methods: list, workers: int) -> list[MinedCommit]:
         ["git", "--git-dir", str(git_dir), "rev-list", "--reverse", "HEAD"], capture_output=True, text=True
     ).stdout.split()
     out: list[MinedCommit] = []
-    for _, mined in mine_commits([(str(git_dir), shas)], methods, workers):
+    for _, mined in mine_commits([(str(git_dir), shas)], methods, workers, vendored=vendored):
         out.extend(mined)
     return out
 
@@ -121,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     lines: list[str] = []
     for fw, info in by_fw.items():
         t0 = time.perf_counter()
-        commits = mine_all(find_mirror(args.mirrors, info["repo"]), methods, args.workers)
+        vendored = vendored_packages(fw)
+        commits = mine_all(find_mirror(args.mirrors, info["repo"]), methods, args.workers, vendored)
         first = first_implementations(commits)
         print(f"{fw}: {len(commits)} commits mined in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
         for row in (r for r in positives if r["framework"] == fw):

@@ -78,6 +78,8 @@ EVIDENCE = (
     Prop("identifier", doc="the matched text: arXiv id, alias, option value"),
     Prop("rule", doc="name of the rule that made the link"),
     Prop("confidence", "DOUBLE"),
+    Prop("implementation", doc="IMPLEMENTS only: code (package code users run) or recipe (a runnable example config or script that enables the method)"),
+    Prop("vendored", "BOOL", doc="true when the evidence is in a copied tree of another framework, not the framework's own code"),
 )
 
 _THREAD_PROPS = (
@@ -289,6 +291,13 @@ REL_TYPES: dict[str, RelType] = {
         ),
         RelType("IMPLEMENTS", (("Commit", "Method"),), EVIDENCE),
         RelType("MENTIONS", (("Commit", "Paper"), ("Commit", "Method")), EVIDENCE),
+        RelType(
+            "SPELLS",
+            (("Commit", "Method"),),
+            EVIDENCE,
+            "a framework's own identifier for a method (an option value, flag, class or config key), "
+            "learned from a change whose subject names the method; `identifier` holds it",
+        ),
         RelType("RELEASED_IN", (("Commit", "Release"),)),
         RelType("MERGED_AS", (("PullRequest", "Commit"),), EVIDENCE),
         RelType("CITES", (("Issue", "Paper"), ("PullRequest", "Paper")), EVIDENCE),

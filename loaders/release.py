@@ -142,7 +142,7 @@ _COLUMNS: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
     },
     "links.jsonl": {
         "sha": _TEXT,
-        "rel": _one_of("IMPLEMENTS", "MENTIONS"),
+        "rel": _one_of("IMPLEMENTS", "MENTIONS", "SPELLS"),
         "label": _one_of("Method", "Paper"),
         "key": _TEXT,
         "source_kind": _TEXT,
@@ -150,6 +150,8 @@ _COLUMNS: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
         "identifier": _TEXT,
         "rule": _TEXT,
         "confidence": _SHARE,
+        "implementation": _one_of("code", "recipe"),
+        "vendored": _FLAG,
     },
 }
 
@@ -235,8 +237,9 @@ def data_release_records(folder: Path | None = None) -> list[Record]:
                 folder / "links.jsonl", f"commit {r['sha']} is not in commits.jsonl", line=n, field="sha"
             )
         evidence = Evidence(
-            r.get("source_kind"), r.get("location"), r.get("identifier"), r.get("rule"), r.get("confidence")
-        )
+            r.get("source_kind"), r.get("location"), r.get("identifier"), r.get("rule"), r.get("confidence"),
+            r.get("implementation"), r.get("vendored"),
+        )  # fmt: skip
         records.append(
             Edge(r["rel"], ("Commit", r["sha"]), (r["label"], r["key"]), evidence.props(), f"links.jsonl:{n}")
         )

@@ -28,7 +28,7 @@ def _selected(catalog, slugs: list[str] | None, fail):
 
 
 def _mine(
-    store, entry, repo: Path | None, methods, workers, fail, unshallow: bool = False, strict: bool = False
+    store, entry, repo: Path | None, catalog, workers, fail, unshallow: bool = False, strict: bool = False
 ) -> None:
     from ...loaders.repository import GitError, clone_or_fetch, fetch_full_history
     from ...sync.git import sync_git
@@ -38,7 +38,10 @@ def _mine(
         if unshallow and fetch_full_history(path):
             typer.echo(f"{entry.slug}: fetched the whole history of the shallow clone {path}", err=True)
         with progress_bar(f"mining {entry.slug}") as advance:
-            report = sync_git(store, entry.slug, path, methods, workers=workers, progress=advance)
+            report = sync_git(
+                store, entry.slug, path, list(catalog.methods.values()), workers=workers, progress=advance,
+                vendored=catalog.vendored_packages(entry.slug),
+            )  # fmt: skip
     except GitError as exc:
         fail(f"{entry.slug}: {exc}")
     print_report(report)
@@ -72,7 +75,7 @@ def register(app, load_app, connect, fail) -> None:
         catalog = read_catalog_or_fail(fail)
         entry = framework_entry(catalog, framework, fail)
         with connect(store) as s:
-            _mine(s, entry, repo, list(catalog.methods.values()), workers, fail, unshallow, strict)
+            _mine(s, entry, repo, catalog, workers, fail, unshallow, strict)
 
     @app.command("update")
     def update(
@@ -83,10 +86,9 @@ def register(app, load_app, connect, fail) -> None:
         """Fetch every catalog framework, mine new commits and link them (incremental)."""
         catalog = read_catalog_or_fail(fail)
         entries = _selected(catalog, framework, fail)
-        methods = list(catalog.methods.values())
         with connect(store) as s:
             for entry in entries:
-                _mine(s, entry, None, methods, workers, fail)
+                _mine(s, entry, None, catalog, workers, fail)
 
     release_app = typer.Typer(
         help="The data release of mined git facts (data/git).",
@@ -119,7 +121,9 @@ def register(app, load_app, connect, fail) -> None:
         for entry in entries:
             try:
                 path = find_repository(mirrors, entry.repo) if mirrors else clone_or_fetch(entry.repo)
-                facts.append(mine_repository(entry.slug, path, methods, workers))
+                facts.append(
+                    mine_repository(entry.slug, path, methods, workers, catalog.vendored_packages(entry.slug))
+                )
             except (GitError, FileNotFoundError) as exc:
                 fail(f"{entry.slug}: {exc}")
             typer.echo(

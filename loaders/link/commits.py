@@ -26,7 +26,7 @@ import dataclasses
 import functools
 import itertools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ...graph.records import Evidence
@@ -96,10 +96,14 @@ class Link:
     # Why this IMPLEMENTS still needs a second signal in the same change (an ambiguous alias, a
     # name two methods share); empty when the alias is enough on its own. Not stored.
     needs_signal: str = ""
+    recipe: bool = False  # found in a runnable example or recipe, not in package code
+    vendored: str = ""  # the other framework's package whose copied tree it was found in
 
     def evidence(self) -> Evidence:
         """What the stored edge carries."""
-        return Evidence(self.source_kind, self.location, self.identifier, self.rule, self.confidence)
+        implementation = ("recipe" if self.recipe else "code") if self.rel == IMPLEMENTS else None
+        return Evidence(self.source_kind, self.location, self.identifier, self.rule, self.confidence,
+                        implementation, True if self.vendored else None)  # fmt: skip
 
 
 @dataclass
@@ -310,6 +314,11 @@ def _still_open(line: str, inside: str) -> str:
         at, inside = i + 3, quote
 
 
+_IMPORT = re.compile(r"^\+\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+))", re.M)
+_ENTRY = re.compile(r"__main__|\bregist\w*\(|@\w*regist|add_argument\(")  # runs or registers itself
+_RECIPE = re.compile(r"(?:^|/)recipes?/", re.I)
+_RUNNABLE = re.compile(r"\.(?:sh|ya?ml|py|toml|json)$", re.I)
+_ASSIGNED = re.compile(r"[\w.-]+\s*[=:]\s*[\"']?$")  # `adv_estimator=`, `loss_type: "`
 _ADDITIVE = re.compile(r"\b(?:add|support|implement|introduce|enable|integrate|new)\w*", re.I)
 _VALUE_POSITIONS = {"compare", "choices", "registry-key", "flag"}
 _STRING = re.compile(r"""(["'])(-{0,2}[A-Za-z][\w.-]{2,48})\1""")
@@ -427,8 +436,11 @@ def _line_number(text: str, line_start: int) -> int:
 class CommitLinker:
     """Links for one commit at a time; build once per catalog and reuse (the regexes are compiled)."""
 
-    def __init__(self, methods):
+    def __init__(self, methods, vendored_packages: Iterable[str] = ()):
+        """`vendored_packages`: package names of other frameworks; a tree of that name inside
+        this framework's repository is a copy, whose links are marked `vendored`."""
         methods = list(methods)
+        self.foreign = frozenset(p.lower() for p in vendored_packages)
         self.index = CodeAliasIndex(methods)
         self.matcher = MethodMatcher(methods)
         self.paper_of = {m.slug: getattr(m, "arxiv_id", None) for m in methods}
@@ -453,7 +465,8 @@ class CommitLinker:
         for i, ((f, (category, comments)), hits) in enumerate(zip(scanned, per_file, strict=True)):
             if i in hints:
                 self._link_papers(f, hints[i], papers)
-            self._link_file(f, category, comments, hits, best, code_words, plain)
+            self._link_file(f, category, comments, hits, best, code_words, plain, self._copied_from(f.path))
+        self._check_reach(scanned, best)
         named = {m.slug: m for m in self.matcher.find(message)}
         for slug, m in named.items():
             link = best.get(slug)
@@ -595,14 +608,22 @@ class CommitLinker:
         best: dict,
         code_words: dict,
         plain: set,
+        vendored: str = "",
     ) -> None:
+        recipe = category == "example" or _RECIPE.search(f.path) is not None
+        if category == "example" and not _RUNNABLE.search(f.path):
+            recipe = False
+        mark = functools.partial(_mark, recipe=recipe, vendored=vendored)
         if f.status == "A" and category == "code":
             for alias in self.index.path_hits(f.path):
                 doubt = self._doubt(alias)
                 if doubt and not _module_named(f.path, alias.token):
                     continue  # `prime_metrics.py`, `opd.toml`: the word may mean something else
-                _keep(best, Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:1", alias.alias,
-                                 "new-file", 0.9, doubt))  # fmt: skip
+                _keep(best, mark(Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:1", alias.alias,
+                                      "new-file", 0.9, doubt)))  # fmt: skip
+        if category == "code" and _PYTHON.search(f.path) and "import" in f.text:
+            for link in self._wiring(f):
+                _keep(best, mark(link))
         text = f.text
         python = category == "code" and _PYTHON.search(f.path) is not None
         blocks = AddedBlocks(text) if python else None
@@ -617,7 +638,11 @@ class CommitLinker:
             line = line[1:]  # the added text, without the diff's `+`
             s, e = hit.start - line_start - 1, hit.end - line_start - 1
             ambiguous = self.index.is_ambiguous(alias)
-            if category != "code":
+            verdict = _recipe_verdict(alias, line, s, e, f.path) if recipe and category == "example" else None
+            if verdict is not None:
+                rule, confidence = verdict
+                rel = IMPLEMENTS
+            elif category != "code":
                 if alias.kind in ("class", "identifier") or (not ambiguous and alias.kind != "setting"):
                     settled.add(alias.slug)
                     rule, confidence, rel = f"{category}-mention", 0.5, MENTIONS
@@ -645,15 +670,60 @@ class CommitLinker:
                         continue
                     rel, confidence = MENTIONS, 0.4
             doubt = self._doubt(alias) if rel == IMPLEMENTS else ""
-            if not _improves(best, alias.slug, rel, confidence, doubt):
+            link = mark(Link(rel, "Method", alias.slug, "diff", f"{f.path}:{_line_number(text, line_start)}",
+                             line[s:e] if alias.kind != "setting" else alias.alias, rule, confidence, doubt))  # fmt: skip
+            if not _improves(best, alias.slug, link):
                 continue
-            link = Link(rel, "Method", alias.slug, "diff", f"{f.path}:{_line_number(text, line_start)}",
-                        line[s:e] if alias.kind != "setting" else alias.alias, rule, confidence, doubt)  # fmt: skip
             if rule == "code-word":
                 code_words[alias.slug] = link
             best[alias.slug] = link
-            if rel == IMPLEMENTS and confidence >= 0.95 and not doubt:
+            if rel == IMPLEMENTS and confidence >= 0.95 and not doubt and not recipe and not vendored:
                 settled.add(alias.slug)
+
+    def _copied_from(self, path: str) -> str:
+        """The other framework whose package tree holds `path` (a vendored copy), or ''."""
+        if not self.foreign:
+            return ""
+        for part in path.lower().split("/")[:-1]:
+            if part in self.foreign:
+                return part
+        return ""
+
+    def _wiring(self, f: FileDiff) -> Iterator[Link]:
+        """An added import of a module named after a method (`from .dapo_loss import ...`):
+        the change wires that module into code users run."""
+        for m in _IMPORT.finditer(f.text):
+            module = (m.group(1) or m.group(2)).strip(".")
+            if not module:
+                continue
+            path = module.replace(".", "/") + ".py"
+            for alias in self.index.path_hits(path):
+                if alias.kind == "path" or (self._doubt(alias) and not _module_named(path, alias.token)):
+                    continue
+                yield Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:{_line_number(f.text, m.start())}",
+                           module, "wiring", 0.8)  # fmt: skip
+
+    def _check_reach(self, scanned: list, best: dict) -> None:
+        """A new module named after a method implements it only if something in the same change
+        reaches it (an import, a registration, a config naming it) or it runs on its own;
+        otherwise it is a MENTIONS, and the later change that wires it in implements."""
+        texts = {f.path: f.text for f, _ in scanned}
+        for slug, link in list(best.items()):
+            if link.rule != "new-file" or link.rel != IMPLEMENTS:
+                continue
+            path = link.location.rsplit(":", 1)[0]
+            stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            own = texts.get(path, "")
+            if stem == "__init__" or _ENTRY.search(own) or any(
+                stem in text for other, text in texts.items() if other != path
+            ):
+                continue
+            if any(a.kind == "path" and a.slug == slug for a in self.index.path_hits(path)):
+                continue  # a catalog path (`recipe/prime`) is the method's own folder
+            best[slug] = dataclasses.replace(
+                link, rel=MENTIONS, confidence=0.5,
+                rule="new-file; nothing in this change imports, registers or runs it",
+            )  # fmt: skip
 
     def _doubt(self, alias: CodeAlias) -> str:
         """Why an alias alone does not establish the method: '' when it does."""
@@ -680,21 +750,54 @@ class CommitLinker:
 _PAPER_HINTS = LiteralScanner(["arxiv", "huggingface.co/papers", "alphaxiv"])
 
 
-def _strength(rel: str, confidence: float, doubt: str) -> tuple:
-    """Any IMPLEMENTS beats MENTIONS, one needing no second signal beats one that does, then
-    confidence."""
-    return (rel == IMPLEMENTS, not doubt, confidence)
+def _strength(link: Link) -> tuple:
+    """Any IMPLEMENTS beats MENTIONS; then the framework's own code beats a vendored copy, one
+    needing no second signal beats one that does, package code beats a recipe; then confidence."""
+    return (link.rel == IMPLEMENTS, not link.vendored, not link.needs_signal, not link.recipe, link.confidence)
 
 
-def _improves(best: dict[str, Link], slug: str, rel: str, confidence: float, doubt: str = "") -> bool:
+def _improves(best: dict[str, Link], slug: str, link: Link) -> bool:
     old = best.get(slug)
-    return old is None or _strength(rel, confidence, doubt) > _strength(old.rel, old.confidence, old.needs_signal)
+    return old is None or _strength(link) > _strength(old)
 
 
 def _keep(best: dict[str, Link], link: Link) -> None:
     """Keep the strongest link per method."""
-    if _improves(best, link.key, link.rel, link.confidence, link.needs_signal):
+    if _improves(best, link.key, link):
         best[link.key] = link
+
+
+VENDORED_CONFIDENCE = 0.5  # factor on a link found in another framework's copied tree
+
+
+def _mark(link: Link, recipe: bool, vendored: str) -> Link:
+    """A link as found in a recipe or in a vendored copy: said in its rule, and a vendored one
+    at lower confidence."""
+    if recipe and link.rel == IMPLEMENTS:
+        link = dataclasses.replace(link, recipe=True, confidence=min(link.confidence, 0.6))
+    if vendored:
+        link = dataclasses.replace(
+            link, vendored=vendored, rule=f"{link.rule}; vendored copy of {vendored}",
+            confidence=round(link.confidence * VENDORED_CONFIDENCE, 3),
+        )  # fmt: skip
+    return link
+
+
+def _recipe_verdict(alias: CodeAlias, line: str, s: int, e: int, path: str) -> tuple[str, float] | None:
+    """(rule, confidence) for an alias that a runnable example config or script sets: a setting
+    (`adv_estimator=grpo`), a flag (`--use_tis`), a config value or key; None otherwise."""
+    if alias.kind == "setting":
+        verdict = _judge_code_hit(alias, line, s, e, path, False)
+        return ("recipe-setting", 0.6) if verdict else None
+    if alias.kind not in ("identifier", "word") or _in_comment(line, s):
+        return None
+    if line[max(0, s - 2) : s] == "--":
+        return ("recipe-flag", 0.6)
+    if _ASSIGNED.search(line[:s]):
+        return ("recipe-value", 0.6)
+    if alias.kind == "identifier" and re.match(r"\s*[=:]", line[e:]):
+        return ("recipe-option", 0.6)
+    return None
 
 
 def _title_cue(title: str | None) -> str | None:
