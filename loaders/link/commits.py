@@ -652,12 +652,16 @@ class CommitLinker:
                 if ambiguous:
                     continue
                 rule, confidence, rel = "code-comment", 0.5, MENTIONS
-            elif (prose := _prose_rule(alias, line, s, python and blocks.place(hit.start, s, e))) is not None:
+            elif (prose := _prose_rule(alias, line, s, place := python and blocks.place(hit.start, s, e))) is not None:
                 if ambiguous:
                     continue
                 rule, confidence, rel = prose, 0.4 if prose == "string-literal" else 0.5, MENTIONS
             else:
-                verdict = _judge_code_hit(alias, line, s, e, f.path, ambiguous)
+                if place and place.why and alias.kind in ("word", "identifier"):
+                    # `{"dapo": loss}` in a registry, `"--dapo"` in a parser: the literal selects
+                    verdict = ("option-flag" if place.why == "flag" else "option-value", 0.85)
+                else:
+                    verdict = _judge_code_hit(alias, line, s, e, f.path, ambiguous)
                 if verdict is None:
                     continue
                 rule, confidence = verdict
