@@ -249,3 +249,13 @@ def test_vendored_copies_and_recipes_are_marked():
     assert code.evidence().props()["implementation"] == "code"
     # An example's prose is still only a mention.
     assert links("Doc", added("examples/README.md", "Run DAPO."))[("Method", "dapo")].rel == MENTIONS
+
+
+def test_a_name_beside_an_ambiguous_alias_is_a_second_signal():
+    tis = Method("tis", "TIS", ("TIS", "tis", "truncated importance sampling"), ("TIS", "tis"))
+    linker = CommitLinker([*METHODS, tis])
+    line = '    elif variant == "tis":  # Truncated Importance Sampling'
+    found = {lk.key: lk for lk in linker.link("Sync", [added("fw/loss.py", line)]).links}
+    assert found["tis"].rel == IMPLEMENTS and found["tis"].rule.endswith("named beside it")
+    bare = {lk.key: lk for lk in linker.link("Sync", [added("fw/loss.py", line.split("  #")[0])]).links}
+    assert bare["tis"].rel == MENTIONS

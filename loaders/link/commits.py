@@ -96,6 +96,7 @@ class Link:
     # Why this IMPLEMENTS still needs a second signal in the same change (an ambiguous alias, a
     # name two methods share); empty when the alias is enough on its own. Not stored.
     needs_signal: str = ""
+    context: str = ""  # for a link needing a second signal: the lines around it, not stored
     recipe: bool = False  # found in a runnable example or recipe, not in package code
     vendored: str = ""  # the other framework's package whose copied tree it was found in
 
@@ -483,7 +484,7 @@ class CommitLinker:
         for a in find_arxiv_ids(message, bare=False) if cited else ():
             papers.setdefault(a.arxiv_id, Link(MENTIONS, "Paper", a.arxiv_id, "commit-message",
                                                "message", a.text, a.rule, 0.9))  # fmt: skip
-        spelled = self._learn_spellings(message, scanned, best, papers)
+        spelled = self._learn_spellings(message, scanned, best)
         self._second_signals(message, best, named, plain, papers)
         if out.reverts is not None:
             best = {
@@ -498,7 +499,7 @@ class CommitLinker:
         )
         return out
 
-    def _learn_spellings(self, message: str, scanned: list, best: dict, papers: dict) -> list[Link]:
+    def _learn_spellings(self, message: str, scanned: list, best: dict) -> list[Link]:
         """Aliases this framework teaches: when the subject names a method (by catalog name or
         its paper's arXiv id) and the same change adds a user-facing identifier in package code
         (an option value that selects behaviour, a CLI flag, a class, a config field), that
@@ -508,9 +509,9 @@ class CommitLinker:
         keeps the identifier with its evidence."""
         subject = message.split("\n", 1)[0]
         named = {m.slug: m.text for m in self.matcher.find(subject)}
-        for arxiv_id, link in papers.items():
-            for slug in self.slug_of_paper.get(arxiv_id, ()):
-                named.setdefault(slug, link.identifier)
+        for found in find_arxiv_ids(subject, bare=False):  # a pull request body cites too much
+            for slug in self.slug_of_paper.get(found.arxiv_id, ()):
+                named.setdefault(slug, found.text)
         # Learned only where the catalog's aliases found no implementation: it costs a tokenizer
         # run per candidate, and where they did, the identifier is already known.
         named = {
@@ -575,6 +576,10 @@ class CommitLinker:
                 signal = "message names it"
             elif slug in plain:
                 signal = "unambiguous alias"
+            elif any(
+                m.slug == slug and m.rule.startswith("alias-") for m in self.matcher.find(link.context)
+            ):
+                signal = "named beside it"  # `== "tis":  # truncated importance sampling`
             else:
                 best[slug] = dataclasses.replace(
                     link, rel=MENTIONS, confidence=0.4,
@@ -674,8 +679,10 @@ class CommitLinker:
                         continue
                     rel, confidence = MENTIONS, 0.4
             doubt = self._doubt(alias) if rel == IMPLEMENTS else ""
+            around = text[text.rfind("\n", 0, max(0, line_start - 1)) + 1 : line_start + len(line) + 1] if doubt else ""
             link = mark(Link(rel, "Method", alias.slug, "diff", f"{f.path}:{_line_number(text, line_start)}",
-                             line[s:e] if alias.kind != "setting" else alias.alias, rule, confidence, doubt))  # fmt: skip
+                             line[s:e] if alias.kind != "setting" else alias.alias, rule, confidence, doubt,
+                             around))  # fmt: skip
             if not _improves(best, alias.slug, link):
                 continue
             if rule == "code-word":

@@ -94,6 +94,8 @@ class PythonBlock:
         sig = self.significant
         before = sig[i - 1] if i else None
         after = sig[i + 1] if i + 1 < len(sig) else None
+        if self._statement_keyword(i) == "assert":
+            return ""  # an assertion checks a value, it does not choose what runs
         if (before and before.string in ("==", "!=")) or (after and after.string in ("==", "!=")):
             return "compare"
         if before and before.string == "case":
@@ -138,6 +140,13 @@ class PythonBlock:
         ):
             return "registry-key"
         return ""
+
+    def _statement_keyword(self, i: int) -> str:
+        """The first token of the statement holding significant token `i`."""
+        k = i
+        while k > 0 and self.significant[k - 1].type not in (NEWLINE, INDENT, DEDENT):
+            k -= 1
+        return self.significant[k].string
 
     def _annotated_default(self, eq: int) -> bool:
         """`name: type = <literal>` at statement level (a config field), or `name=<literal>` among
