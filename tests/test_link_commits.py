@@ -259,3 +259,18 @@ def test_a_name_beside_an_ambiguous_alias_is_a_second_signal():
     assert found["tis"].rel == IMPLEMENTS and found["tis"].rule.endswith("named beside it")
     bare = {lk.key: lk for lk in linker.link("Sync", [added("fw/loss.py", line.split("  #")[0])]).links}
     assert bare["tis"].rel == MENTIONS
+
+
+def test_a_flag_in_a_call_spanning_lines_after_an_unmatched_closer():
+    """The added lines start inside an earlier call: its closing bracket must not end the next
+    statement early, or the flag's own call is lost."""
+    diff = added(
+        "fw/args.py",
+        "        )",
+        "        parser.add_argument(",
+        '            "--norm_adv_by_std_in_grpo",',
+        '            action="store_false",',
+        "        )",
+    )
+    link = links("Options", diff)[("Method", "dr-grpo")]
+    assert (link.rel, link.rule, link.location) == (IMPLEMENTS, "option-flag", "fw/args.py:12")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+from collections.abc import Iterator
 from dataclasses import dataclass
 from token import COMMENT, DEDENT, ENDMARKER, INDENT, NAME, NEWLINE, NL, OP, STRING
 
@@ -46,8 +47,15 @@ class PythonBlock:
 
     def __init__(self, lines: list[str], inside: str = ""):
         self.shift = [len(line) - len(line.lstrip(" \t")) for line in lines]
-        text = inside + "\n".join(line[s:] for line, s in zip(lines, self.shift, strict=True)) + "\n"
-        self.tokens, self.open_string = _tokens(text, len(inside))
+        text = "\n".join(line[s:] for line, s in zip(lines, self.shift, strict=True)) + "\n"
+        self.tokens, self.open_string = _tokens(inside + text, len(inside))
+        # Lines that start inside a call close brackets they never opened; tokenize would then
+        # take the next line break inside a bracket for a statement's end. Opening them first,
+        # as the lines before did, keeps the structure; the added tokens are told apart by `_fake`.
+        self._fake = -min(_levels(self.tokens), default=0)
+        if self._fake > 0:
+            prefix = "(" * self._fake + inside
+            self.tokens, self.open_string = _tokens(prefix + text, len(prefix))
         self.significant = [t for t in self.tokens if t.type not in _SKIP]
         self._index = {id(t): k for k, t in enumerate(self.significant)}
         self._prose: dict[int, list[tokenize.TokenInfo]] = {}  # row -> comments and strings on it
@@ -192,13 +200,24 @@ class PythonBlock:
                 depth += 1
             elif t.string in "([{":
                 if depth == 0:
-                    return k
+                    return -1 if k < self._fake else k
                 depth -= 1
         return -1 if depth == 0 else None
 
     def _opener(self, i: int) -> str:
         k = self._opener_index(i)
         return self.significant[k].string if k is not None and k >= 0 else ""
+
+
+def _levels(tokens: list[tokenize.TokenInfo]) -> Iterator[int]:
+    """The bracket depth after each bracket token."""
+    level = 0
+    for tok in tokens:
+        if tok.type == OP and tok.string in "([{":
+            level += 1
+        elif tok.type == OP and tok.string in ")]}":
+            level -= 1
+            yield level
 
 
 def _registry_name(name: str) -> bool:
