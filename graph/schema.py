@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 # Bump when a declaration below changes in a way an existing store cannot absorb.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 PROPERTY_TYPES = ("STRING", "INT64", "DOUBLE", "BOOL", "DATE", "STRING[]")
 
@@ -78,6 +78,11 @@ EVIDENCE = (
     Prop("identifier", doc="the matched text: arXiv id, alias, option value"),
     Prop("rule", doc="name of the rule that made the link"),
     Prop("confidence", "DOUBLE"),
+)
+
+# What a commit's link to a method adds to its evidence: the kind of implementation, and whether
+# it was found in a copied tree of another framework (so queries can leave it out).
+COMMIT_EVIDENCE = EVIDENCE + (
     Prop("implementation", doc="IMPLEMENTS only: code (package code users run) or recipe (a runnable example config or script that enables the method)"),
     Prop("vendored", "BOOL", doc="true when the evidence is in a copied tree of another framework, not the framework's own code"),
 )
@@ -289,12 +294,12 @@ REL_TYPES: dict[str, RelType] = {
                 ("Issue", "Framework"),
             ),
         ),
-        RelType("IMPLEMENTS", (("Commit", "Method"),), EVIDENCE),
-        RelType("MENTIONS", (("Commit", "Paper"), ("Commit", "Method")), EVIDENCE),
+        RelType("IMPLEMENTS", (("Commit", "Method"),), COMMIT_EVIDENCE),
+        RelType("MENTIONS", (("Commit", "Paper"), ("Commit", "Method")), COMMIT_EVIDENCE),
         RelType(
             "SPELLS",
             (("Commit", "Method"),),
-            EVIDENCE,
+            COMMIT_EVIDENCE,
             "a framework's own identifier for a method (an option value, flag, class or config key), "
             "learned from a change whose subject names the method; `identifier` holds it",
         ),

@@ -100,7 +100,9 @@ class Catalog:
             spelled = {entry.slug, entry.repo.rpartition("/")[2]}
             return {n.lower().replace("-", "_") for n in spelled if len(n) >= 3}
 
-        own = names(self.frameworks[slug]) if slug in self.frameworks else set()
+        own = {slug.lower().replace("-", "_")}  # never the framework's own, even if not catalogued
+        if slug in self.frameworks:
+            own |= names(self.frameworks[slug])
         return tuple(sorted(set().union(*(names(e) for e in self.frameworks.values())) - own))
 
 

@@ -9,7 +9,9 @@ the same facts from live repositories.
     commits.jsonl   one linked commit per line, and every commit mined without some files'
                     contents (`missing_files`, the first `missing_paths`): such a commit is
                     incomplete, and `uptake load git` mines it again when its files can be read
-    links.jsonl     one IMPLEMENTS / MENTIONS link per line
+    links.jsonl     one IMPLEMENTS / MENTIONS / SPELLS link per line (SPELLS: an identifier the
+                    framework uses for a method, learned from a change); a link to a method may
+                    say its `implementation` (code or recipe) and whether it is `vendored`
     releases.jsonl  one tag per line
     heads.jsonl     one mined framework per line
 """

@@ -466,8 +466,8 @@ class CommitLinker:
         for i, ((f, (category, comments)), hits) in enumerate(zip(scanned, per_file, strict=True)):
             if i in hints:
                 self._link_papers(f, hints[i], papers)
-            self._link_file(f, category, comments, hits, best, code_words, plain, self._copied_from(f.path))
-        self._check_reach(scanned, best)
+            self._link_file(f, category, comments, hits, best, code_words, plain, self._copied_from(f.path),
+                            scanned)  # fmt: skip
         named = {m.slug: m for m in self.matcher.find(message)}
         for slug, m in named.items():
             link = best.get(slug)
@@ -614,6 +614,7 @@ class CommitLinker:
         code_words: dict,
         plain: set,
         vendored: str = "",
+        scanned: list = (),
     ) -> None:
         recipe = category == "example" or _RECIPE.search(f.path) is not None
         if category == "example" and not _RUNNABLE.search(f.path):
@@ -624,8 +625,11 @@ class CommitLinker:
                 doubt = self._doubt(alias)
                 if doubt and not _module_named(f.path, alias.token):
                     continue  # `prime_metrics.py`, `opd.toml`: the word may mean something else
-                _keep(best, mark(Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:1", alias.alias,
-                                      "new-file", 0.9, doubt)))  # fmt: skip
+                link = Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:1", alias.alias, "new-file", 0.9, doubt)
+                if alias.kind != "path" and not _reached(f, scanned):
+                    link = dataclasses.replace(link, rel=MENTIONS, confidence=0.5, needs_signal="",
+                                               rule="new-file; nothing in this change imports, registers or runs it")  # fmt: skip
+                _keep(best, mark(link))
         if category == "code" and _PYTHON.search(f.path) and "import" in f.text:
             for link in self._wiring(f):
                 _keep(best, mark(link))
@@ -709,32 +713,11 @@ class CommitLinker:
                 continue
             path = module.replace(".", "/") + ".py"
             for alias in self.index.path_hits(path):
-                if alias.kind == "path" or (self._doubt(alias) and not _module_named(path, alias.token)):
+                doubt = self._doubt(alias)
+                if alias.kind == "path" or (doubt and not _module_named(path, alias.token)):
                     continue
                 yield Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:{_line_number(f.text, m.start())}",
-                           module, "wiring", 0.8)  # fmt: skip
-
-    def _check_reach(self, scanned: list, best: dict) -> None:
-        """A new module named after a method implements it only if something in the same change
-        reaches it (an import, a registration, a config naming it) or it runs on its own;
-        otherwise it is a MENTIONS, and the later change that wires it in implements."""
-        texts = {f.path: f.text for f, _ in scanned}
-        for slug, link in list(best.items()):
-            if link.rule != "new-file" or link.rel != IMPLEMENTS:
-                continue
-            path = link.location.rsplit(":", 1)[0]
-            stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-            own = texts.get(path, "")
-            if stem == "__init__" or _ENTRY.search(own) or any(
-                stem in text for other, text in texts.items() if other != path
-            ):
-                continue
-            if any(a.kind == "path" and a.slug == slug for a in self.index.path_hits(path)):
-                continue  # a catalog path (`recipe/prime`) is the method's own folder
-            best[slug] = dataclasses.replace(
-                link, rel=MENTIONS, confidence=0.5,
-                rule="new-file; nothing in this change imports, registers or runs it",
-            )  # fmt: skip
+                           module, "wiring", 0.8, doubt)  # fmt: skip
 
     def _doubt(self, alias: CodeAlias) -> str:
         """Why an alias alone does not establish the method: '' when it does."""
@@ -759,6 +742,19 @@ class CommitLinker:
 
 
 _PAPER_HINTS = LiteralScanner(["arxiv", "huggingface.co/papers", "alphaxiv"])
+
+
+def _reached(f: FileDiff, scanned: list) -> bool:
+    """Whether users can reach a new module in the change that adds it: it is a package's
+    `__init__`, runs or registers itself, or another file of the change names it (an import, a
+    config, a registry). Configs and scripts are run as they are; only Python modules need it.
+    A catalog path (`recipe/prime`) is the method's own folder and needs nothing more."""
+    if not _PYTHON.search(f.path):
+        return True
+    stem = f.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    if stem == "__init__" or _ENTRY.search(f.text):
+        return True
+    return any(stem in other.text for other, _ in scanned if other.path != f.path)
 
 
 def _strength(link: Link) -> tuple:
