@@ -83,8 +83,16 @@ EVIDENCE = (
 # What a commit's link to a method adds to its evidence: the kind of implementation, and whether
 # it was found in a copied tree of another framework (so queries can leave it out).
 COMMIT_EVIDENCE = EVIDENCE + (
-    Prop("implementation", doc="IMPLEMENTS only: code (package code users run) or recipe (a runnable example config or script that enables the method)"),
-    Prop("vendored", "BOOL", doc="true when the evidence is in a copied tree of another framework, not the framework's own code"),
+    Prop(
+        "implementation",
+        doc="IMPLEMENTS only: code (package code users run) or recipe (a runnable example "
+        "config or script that enables the method)",
+    ),
+    Prop(
+        "vendored",
+        "BOOL",
+        doc="true when the evidence is in a copied tree of another framework, not the framework's own code",
+    ),
 )
 
 _THREAD_PROPS = (

@@ -758,7 +758,9 @@ def _history_records(
     reverts: dict[str, str] = {}
     advance = (lambda _, n: progress(n)) if progress else None
     remined = set(result.remined)
-    for _, mined in mine_commits([(str(git_dir), result.remined + shas)], methods, workers, advance, vendored):
+    for _, mined in mine_commits(
+        [(str(git_dir), result.remined + shas)], methods, workers, advance, vendored
+    ):
         for c in mined:
             result.links += len(c.links)
             if c.incomplete:

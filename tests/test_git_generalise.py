@@ -33,7 +33,9 @@ def generalise_history(path) -> tuple[Repo, dict[str, str]]:
         },
     )
     # An ambiguous name with no second signal, then the change that cites the paper.
-    s["ipo-word"] = r.commit("Refactor options", {"fw/options.py": 'def pick(mode):\n    if mode == "ipo":\n        return 1\n'})
+    s["ipo-word"] = r.commit(
+        "Refactor options", {"fw/options.py": 'def pick(mode):\n    if mode == "ipo":\n        return 1\n'}
+    )
     s["ipo"] = r.commit(
         "Preference loss from arXiv:2310.12036",
         {"fw/prefs.py": 'def pick(mode):\n    if mode == "ipo":\n        return 2\n'},
@@ -41,18 +43,21 @@ def generalise_history(path) -> tuple[Repo, dict[str, str]]:
     # The framework's own spelling of DAPO, learned from the subject and the new option value.
     s["dapo"] = r.commit(
         "Add DAPO token aggregation (#7)",
-        {"fw/agg.py": 'def agg(loss, mode):\n    if mode == "seq-mean-token-norm":\n        return loss.mean()\n'},
+        {
+            "fw/agg.py": "def agg(loss, mode):\n"
+            '    if mode == "seq-mean-token-norm":\n'
+            "        return loss.mean()\n"
+        },
     )
     s["dapo-docs"] = r.commit("Docs: DAPO", {"docs/dapo.md": "Set seq-mean-token-norm for DAPO.\n"})
     # A module named after a method that nothing reaches, then the change that imports it.
     s["kto-module"] = r.commit("Add helpers", {"fw/losses_kto/kto.py": "def loss(x):\n    return x\n"})
     s["kto-wired"] = r.commit("Use the helpers", {"fw/trainer.py": "from fw.losses_kto.kto import loss\n"})
     # A copied tree of another framework, and a runnable recipe.
-    s["vendored"] = r.commit(
-        "Copy a trainer", {"otherfw/trainers/gpg.py": "class GRPOTrainer:\n    pass\n"}
-    )
+    s["vendored"] = r.commit("Copy a trainer", {"otherfw/trainers/gpg.py": "class GRPOTrainer:\n    pass\n"})
     s["recipe"] = r.commit(
-        "Example: lite PPO", {"examples/run_lite.sh": "python -m fw.train scale_rewards=batch \\\n  --lr 1e-6\n"}
+        "Example: lite PPO",
+        {"examples/run_lite.sh": "python -m fw.train scale_rewards=batch \\\n  --lr 1e-6\n"},
     )
     return r, s
 
@@ -143,4 +148,6 @@ def test_release_carries_spellings_kinds_and_vendored(mined, store, tmp_path):
     assert {r.get("implementation") for r in rows if r["rel"] == "IMPLEMENTS"} == {"code", "recipe"}
     sync_data_release(store, folder)
     spelled = run_query(store, "method-spellings", {"method": ""}).rows
-    assert ("dapo", "seq-mean-token-norm", s["dapo"]) in {(r["method"], r["identifier"], r["commit"]) for r in spelled}
+    assert ("dapo", "seq-mean-token-norm", s["dapo"]) in {
+        (r["method"], r["identifier"], r["commit"]) for r in spelled
+    }

@@ -29,7 +29,11 @@ def links(message: str, *files: FileDiff) -> dict[tuple[str, str], object]:
     ("diff", "method", "rule"),
     [
         (added("fw/grpo.py", "class GRPOTrainer(Base):"), "grpo", "class-def"),
-        (added("fw/trainers/grpo_trainer.py", "@register_trainer", "def train(): ...", status="A"), "grpo", "new-file"),
+        (
+            added("fw/trainers/grpo_trainer.py", "@register_trainer", "def train(): ...", status="A"),
+            "grpo",
+            "new-file",
+        ),
         (added("fw/config.py", "    epsilon_high: float = 0.28"), "dapo", "option-name"),
         (added("fw/loss.py", '    if self.loss_type == "ipo":'), "ipo", "option-value"),
         (added("fw/cli.py", '    parser.add_argument("--ipo", action="store_true")'), "ipo", "option-flag"),
@@ -157,7 +161,7 @@ def test_path_categories(path, category):
     [
         (added("fw/loss.py", '    """Losses: sigmoid, dapo and epsilon_high."""'), "docstring"),
         (added("fw/loss.py", '    """Losses.', "", "    TODO: DAPO with epsilon_high", '    """'), "todo"),
-        (added("fw/loss.py", '    raise NotImplementedError  # TODO epsilon_high'), "code-comment"),
+        (added("fw/loss.py", "    raise NotImplementedError  # TODO epsilon_high"), "code-comment"),
         (added("fw/loss.py", "    epsilon_high = None  # TODO: wire it"), "option-name"),
         (added("fw/loss.py", "    x = 1", "    # FIXME: dapo epsilon_high"), "code-comment"),
         (added("fw/loss.py", '    logger.info("falling back from dapo")'), "string-literal"),
@@ -193,7 +197,9 @@ def test_string_literals_that_select_behaviour_implement(line):
 def test_ambiguous_alias_needs_a_second_signal():
     diff = added("fw/loss.py", '    if self.loss_type == "ipo":')
     alone = links("Refactor the losses", diff)[("Method", "ipo")]
-    assert alone.rel == MENTIONS and "ambiguous alias" in alone.rule and "without a second signal" in alone.rule
+    assert (
+        alone.rel == MENTIONS and "ambiguous alias" in alone.rule and "without a second signal" in alone.rule
+    )
     for message, signal in [
         ("Refactor the losses, see https://arxiv.org/abs/2310.12036", "arXiv id"),
         ("Add the IPO loss", "message names it"),
@@ -203,7 +209,9 @@ def test_ambiguous_alias_needs_a_second_signal():
     # A name two methods share (`reinforce`) is ambiguous the same way.
     shared = CommitLinker([*METHODS, Method("reinforce-pp", "REINFORCE++", ("reinforce",)),
                            Method("reinforce", "REINFORCE", ("reinforce",))])  # fmt: skip
-    found = {lk.key: lk for lk in shared.link("Tidy", [added("fw/adv.py", '    if est == "reinforce":')]).links}
+    found = {
+        lk.key: lk for lk in shared.link("Tidy", [added("fw/adv.py", '    if est == "reinforce":')]).links
+    }
     assert found["reinforce"].rel == MENTIONS and "also names reinforce-pp" in found["reinforce"].rule
 
 
@@ -219,9 +227,15 @@ def test_learned_alias_from_subject_and_identifier():
     assert "subject names 'DAPO'" in spelled.rule
     assert found[("IMPLEMENTS", "dapo")].identifier == "seq-mean-token-norm"
     carried = LINKER.link("Support KTO", [added("fw/config.py", "    use_kto_loss: bool = False")]).links
-    assert {(lk.rel, lk.identifier) for lk in carried} >= {("SPELLS", "use_kto_loss"), ("IMPLEMENTS", "use_kto_loss")}
+    assert {(lk.rel, lk.identifier) for lk in carried} >= {
+        ("SPELLS", "use_kto_loss"),
+        ("IMPLEMENTS", "use_kto_loss"),
+    }
     # Without the subject naming the method, nothing is learned; nor from a change that only fixes.
-    assert not any(lk.rel == "SPELLS" for lk in LINKER.link("Tidy", [added("fw/config.py", "    use_kto_loss: bool = False")]).links)
+    assert not any(
+        lk.rel == "SPELLS"
+        for lk in LINKER.link("Tidy", [added("fw/config.py", "    use_kto_loss: bool = False")]).links
+    )
     fixing = LINKER.link("Fix DAPO crash", [added("fw/loss.py", '    if mode == "fast-path":')]).links
     assert not any(lk.rel == "SPELLS" for lk in fixing)
 
@@ -238,7 +252,9 @@ def test_new_module_implements_only_when_reached():
 
 def test_vendored_copies_and_recipes_are_marked():
     linker = CommitLinker(METHODS, vendored_packages=["otherfw"])
-    copied = {lk.key: lk for lk in linker.link("Copy", [added("otherfw/trainer/kto.py", "class KTOTrainer:")]).links}
+    copied = {
+        lk.key: lk for lk in linker.link("Copy", [added("otherfw/trainer/kto.py", "class KTOTrainer:")]).links
+    }
     link = copied["kto"]
     assert link.rel == IMPLEMENTS and link.vendored == "otherfw" and link.confidence < 0.95
     assert link.evidence().props()["vendored"] is True and "vendored copy of otherfw" in link.rule

@@ -315,6 +315,7 @@ def _still_open(line: str, inside: str) -> str:
         at, inside = i + 3, quote
 
 
+_UNREACHED = "new-file; nothing in this change imports, registers or runs it"
 _IMPORT = re.compile(r"^\+\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+))", re.M)
 _ENTRY = re.compile(r"__main__|\bregist\w*\(|@\w*regist|add_argument\(")  # runs or registers itself
 _RECIPE = re.compile(r"(?:^|/)recipes?/", re.I)
@@ -326,7 +327,9 @@ _STRING = re.compile(r"""(["'])(-{0,2}[A-Za-z][\w.-]{2,48})\1""")
 _CLASS_DEF = re.compile(r"^\+\s*class\s+([A-Za-z_]\w{2,48})", re.M)
 _FIELD = re.compile(r"^\+\s*([a-z_][a-z0-9_]{2,48})\s*:\s*[\w\[\]., |\"']+=", re.M)
 _YAML_KEY = re.compile(r"^\+\s*-?\s*([A-Za-z_][\w-]{2,48})\s*:", re.M)
-_SELECT_CUE = re.compile(r"==|!=|\bin\s*[(\[{]|choices|Literal\[|regist|default|\bcase\b|add_argument|[A-Z_]{3,}\s*=")
+_SELECT_CUE = re.compile(
+    r"==|!=|\bin\s*[(\[{]|choices|Literal\[|regist|default|\bcase\b|add_argument|[A-Z_]{3,}\s*="
+)
 _DULL = {"true", "false", "none", "null", "default", "mean", "sum", "max", "min", "auto", "token"}
 
 
@@ -348,7 +351,9 @@ def _identifiers(f: FileDiff, worth: Callable[[str], bool]) -> Iterator[Identifi
         return
     text = f.text
     blocks = AddedBlocks(text) if python else None
-    patterns = ((_CLASS_DEF, "class"), (_FIELD, "field"), (_STRING, "")) if python else ((_YAML_KEY, "config-key"),)
+    patterns = (
+        ((_CLASS_DEF, "class"), (_FIELD, "field"), (_STRING, "")) if python else ((_YAML_KEY, "config-key"),)
+    )
     for pattern, why in patterns:
         for m in pattern.finditer(text):
             ident = m.group(2) if pattern is _STRING else m.group(1)
@@ -576,9 +581,7 @@ class CommitLinker:
                 signal = "message names it"
             elif slug in plain:
                 signal = "unambiguous alias"
-            elif any(
-                m.slug == slug and m.rule.startswith("alias-") for m in self.matcher.find(link.context)
-            ):
+            elif any(m.slug == slug and m.rule.startswith("alias-") for m in self.matcher.find(link.context)):
                 signal = "named beside it"  # `== "tis":  # truncated importance sampling`
             else:
                 best[slug] = dataclasses.replace(
@@ -625,10 +628,21 @@ class CommitLinker:
                 doubt = self._doubt(alias)
                 if doubt and not _module_named(f.path, alias.token):
                     continue  # `prime_metrics.py`, `opd.toml`: the word may mean something else
-                link = Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:1", alias.alias, "new-file", 0.9, doubt)
+                link = Link(
+                    IMPLEMENTS,
+                    "Method",
+                    alias.slug,
+                    "diff",
+                    f"{f.path}:1",
+                    alias.alias,
+                    "new-file",
+                    0.9,
+                    doubt,
+                )
                 if alias.kind != "path" and not _reached(f, scanned):
-                    link = dataclasses.replace(link, rel=MENTIONS, confidence=0.5, needs_signal="",
-                                               rule="new-file; nothing in this change imports, registers or runs it")  # fmt: skip
+                    link = dataclasses.replace(
+                        link, rel=MENTIONS, confidence=0.5, needs_signal="", rule=_UNREACHED
+                    )
                 _keep(best, mark(link))
         if category == "code" and _PYTHON.search(f.path) and "import" in f.text:
             for link in self._wiring(f):
@@ -661,7 +675,9 @@ class CommitLinker:
                 if ambiguous:
                     continue
                 rule, confidence, rel = "code-comment", 0.5, MENTIONS
-            elif (prose := _prose_rule(alias, line, s, place := python and blocks.place(hit.start, s, e))) is not None:
+            elif (
+                prose := _prose_rule(alias, line, s, place := python and blocks.place(hit.start, s, e))
+            ) is not None:
                 if ambiguous:
                     continue
                 rule, confidence, rel = prose, 0.4 if prose == "string-literal" else 0.5, MENTIONS
@@ -683,7 +699,11 @@ class CommitLinker:
                         continue
                     rel, confidence = MENTIONS, 0.4
             doubt = self._doubt(alias) if rel == IMPLEMENTS else ""
-            around = text[text.rfind("\n", 0, max(0, line_start - 1)) + 1 : line_start + len(line) + 1] if doubt else ""
+            around = (
+                text[text.rfind("\n", 0, max(0, line_start - 1)) + 1 : line_start + len(line) + 1]
+                if doubt
+                else ""
+            )
             link = mark(Link(rel, "Method", alias.slug, "diff", f"{f.path}:{_line_number(text, line_start)}",
                              line[s:e] if alias.kind != "setting" else alias.alias, rule, confidence, doubt,
                              around))  # fmt: skip
@@ -716,8 +736,8 @@ class CommitLinker:
                 doubt = self._doubt(alias)
                 if alias.kind == "path" or (doubt and not _module_named(path, alias.token)):
                     continue
-                yield Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:{_line_number(f.text, m.start())}",
-                           module, "wiring", 0.8, doubt)  # fmt: skip
+                where = f"{f.path}:{_line_number(f.text, m.start())}"
+                yield Link(IMPLEMENTS, "Method", alias.slug, "diff", where, module, "wiring", 0.8, doubt)
 
     def _doubt(self, alias: CodeAlias) -> str:
         """Why an alias alone does not establish the method: '' when it does."""
@@ -760,7 +780,13 @@ def _reached(f: FileDiff, scanned: list) -> bool:
 def _strength(link: Link) -> tuple:
     """Any IMPLEMENTS beats MENTIONS; then the framework's own code beats a vendored copy, one
     needing no second signal beats one that does, package code beats a recipe; then confidence."""
-    return (link.rel == IMPLEMENTS, not link.vendored, not link.needs_signal, not link.recipe, link.confidence)
+    return (
+        link.rel == IMPLEMENTS,
+        not link.vendored,
+        not link.needs_signal,
+        not link.recipe,
+        link.confidence,
+    )
 
 
 def _improves(best: dict[str, Link], slug: str, link: Link) -> bool:

@@ -128,14 +128,23 @@ class PythonBlock:
             return "choices"
         if lead is not None and lead.string == "=" and lead2 is not None and lead2.string == "choices":
             return "choices"
-        if opener.string == "(" and lead is not None and lead.type == NAME and _REGISTRY_CALL.search(lead.string):
+        if (
+            opener.string == "("
+            and lead is not None
+            and lead.type == NAME
+            and _REGISTRY_CALL.search(lead.string)
+        ):
             return "registry-key"
         if opener.string == "[" and after and after.string == "]" and lead is not None:
             follows = sig[i + 2] if i + 2 < len(sig) else None
             if follows is not None and follows.string == "=" and _registry_name(lead.string):
                 return "registry-key"
         if opener.string in "([{" and lead is not None and lead.string == "=" and lead2 is not None:
-            if lead2.type == NAME and _CONSTANT.match(lead2.string) and (after is None or after.string != ":"):
+            if (
+                lead2.type == NAME
+                and _CONSTANT.match(lead2.string)
+                and (after is None or after.string != ":")
+            ):
                 return "choices"  # MODES = ("a", "b"): the values a setting may take
         if (
             opener.string == "{"
