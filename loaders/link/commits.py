@@ -226,93 +226,80 @@ def _prose_rule(alias: CodeAlias, line: str, s: int, place: Place | None | bool)
 class AddedBlocks:
     """A Python file's added lines, read as code around each hit: `place(offset, start, end)` for
     a hit at columns start:end of the added line holding `offset`. A hit with no quote or `#`
-    before it on its line, outside any triple-quoted string, is code without tokenizing; other
-    hits tokenize a few lines around them, once per window."""
+    before it on its line, outside any triple-quoted string, is code without tokenizing; a hit in
+    a literal is read on its own line first, and with a few lines around it only when the line
+    alone cannot say whether the literal selects behaviour."""
 
     BEFORE, AFTER = 8, 2  # lines of context tokenized around a hit: its statement, usually
 
     def __init__(self, text: str):
         self.text = text
         self._triples = _TRIPLE_QUOTE in text or _TRIPLE_APOS in text
-        self._starts: list[int] = []  # offset of each added line (indexed on first need)
-        self._first: list[int] = []  # the first line of its block of consecutive added lines
-        self._open: list[str] = []  # the triple quote a line starts inside of, or ""
         self._windows: dict[tuple[int, int], PythonBlock] = {}
+        self._breaks: list[int] | None = None  # starts of the lines that are not added
+        self._quotes: dict[str, list[int]] = {}  # where each kind of triple quote is
 
-    def _index(self) -> None:
-        text = self.text
-        at, first, inside = 0, -1, ""
-        for line in text.split("\n"):
-            if not line.startswith("+"):
-                first = -1
-            else:
-                if first < 0:
-                    first, inside = len(self._starts), ""
-                self._starts.append(at)
-                self._first.append(first)
-                self._open.append(inside)
-                if _TRIPLE_QUOTE in line or _TRIPLE_APOS in line:
-                    inside = _still_open(line, inside)
-            at += len(line) + 1
-
-    def _line(self, row: int) -> str:
-        start = self._starts[row] + 1
-        stop = self.text.find("\n", start)
-        return self.text[start : stop if stop >= 0 else len(self.text)]
+    def _positions(self, pattern: re.Pattern) -> list[int]:
+        return [m.start() for m in pattern.finditer(self.text)]
 
     def place(self, offset: int, start: int, end: int) -> Place:
-        line_start = self.text.rfind("\n", 0, offset) + 1
-        before = self.text[line_start + 1 : line_start + 1 + start]
-        quoted = any(ch in before for ch in "\"'#")
-        if not self._triples and not quoted:
+        text = self.text
+        line_start = text.rfind("\n", 0, offset) + 1
+        quoted = any(ch in text[line_start + 1 : line_start + 1 + start] for ch in "\"'#")
+        inside = self._inside(line_start) if self._triples else ""
+        if not inside and not quoted:
             return _CODE_PLACE  # no string or comment can hold it
-        if not self._starts:
-            self._index()
-        row = bisect.bisect_right(self._starts, offset) - 1
-        if not self._open[row] and not quoted:
-            return _CODE_PLACE
-        if not self._open[row]:  # most literals are decided by their own line: try it alone
-            place = self._window(row, row).place(0, start, end)
-            if place.why in _LINE_DECIDES or place.kind == "comment":
-                return place
-        lo = max(self._first[row], row - self.BEFORE)
-        hi = row + self.AFTER
-        while hi > row and (hi >= len(self._first) or self._first[hi] != self._first[row]):
-            hi -= 1
-        return self._window(lo, hi).place(row - lo, start, end)
+        if not inside:
+            place = self._window(line_start, line_start, "").place(0, start, end)
+            if place.kind in ("code", "comment") or not place.whole or place.why in _LINE_DECIDES:
+                return place  # a token within the line: its own line shows all it can
+        lo, row = line_start, 0
+        first = self._block_start(line_start)
+        while row < self.BEFORE and lo > first:
+            lo = text.rfind("\n", 0, lo - 1) + 1
+            row += 1
+        hi = line_start
+        for _ in range(self.AFTER):
+            nxt = text.find("\n", hi) + 1
+            if nxt <= 0 or not text.startswith("+", nxt):
+                break
+            hi = nxt
+        return self._window(lo, hi, self._inside(lo) if self._triples else "").place(row, start, end)
 
-    def _window(self, lo: int, hi: int) -> PythonBlock:
+    def _block_start(self, line_start: int) -> int:
+        """Offset of the first line of the run of added lines holding `line_start`."""
+        if self._breaks is None:
+            self._breaks = self._positions(_NOT_ADDED)
+        k = bisect.bisect_left(self._breaks, line_start) - 1
+        return 0 if k < 0 else self.text.find("\n", self._breaks[k]) + 1
+
+    def _inside(self, line_start: int) -> str:
+        """The triple quote the added line at `line_start` starts inside of, or '': triple quotes
+        counted since its block began (one inside a one-line string is rare enough)."""
+        first = self._block_start(line_start)
+        for quote in (_TRIPLE_QUOTE, _TRIPLE_APOS):
+            if quote not in self._quotes:
+                self._quotes[quote] = self._positions(re.compile(re.escape(quote)))
+            at = self._quotes[quote]
+            if (bisect.bisect_left(at, line_start) - bisect.bisect_left(at, first)) % 2:
+                return quote
+        return ""
+
+    def _window(self, lo: int, hi: int, inside: str) -> PythonBlock:
+        """Added lines from the one at `lo` to the one at `hi` (offsets of their `+`)."""
         block = self._windows.get((lo, hi))
         if block is None:
-            lines = [self._line(k) for k in range(lo, hi + 1)]
-            block = self._windows[lo, hi] = PythonBlock(lines, self._open[lo])
+            stop = self.text.find("\n", hi)
+            lines = [line[1:] for line in self.text[lo : stop if stop >= 0 else len(self.text)].split("\n")]
+            block = self._windows[lo, hi] = PythonBlock(lines, inside)
         return block
 
 
 _CODE_PLACE = Place("code")
+_NOT_ADDED = re.compile(r"^[-@\\ ]", re.M)  # removed lines, hunk headers, "\ No newline"
 # Reasons a literal selects that its own line shows whatever surrounds it.
 _LINE_DECIDES = {"compare", "option-default", "flag", "registry-key", "choices"}
 _TRIPLE_QUOTE, _TRIPLE_APOS = '"' * 3, "'" * 3
-
-
-def _still_open(line: str, inside: str) -> str:
-    """The triple quote open after `line`, given the one open before it (quotes counted, not
-    parsed: a triple quote inside a one-line string is rare enough)."""
-    at = 0
-    while True:
-        if inside:
-            at = line.find(inside, at)
-            if at < 0:
-                return inside
-            at, inside = at + 3, ""
-            continue
-        found = [(i, q) for q in (_TRIPLE_QUOTE, _TRIPLE_APOS) if (i := line.find(q, at)) >= 0]
-        if not found:
-            return ""
-        i, quote = min(found)
-        if 0 <= line.find("#", at) < i:
-            return ""
-        at, inside = i + 3, quote
 
 
 _UNREACHED = "new-file; nothing in this change imports, registers or runs it"
@@ -377,6 +364,13 @@ def _identifiers(f: FileDiff, worth: Callable[[str], bool]) -> Iterator[Identifi
                 place = blocks.place(m.start(group), s, e)
                 if place.whole and place.why:
                     yield Identifier(ident, where, place.why)
+
+
+def _names_any(text: str, words: tuple[str, ...]) -> bool:
+    """Whether a file's text holds any of the words at all (so an identifier in it could carry
+    one): a cheap test before the file's identifiers are looked for."""
+    folded = text.lower().replace("-", "_")
+    return any(w in folded for w in words)
 
 
 def _carries(identifier: str, words: tuple[str, ...]) -> bool:
@@ -489,7 +483,7 @@ class CommitLinker:
         for a in find_arxiv_ids(message, bare=False) if cited else ():
             papers.setdefault(a.arxiv_id, Link(MENTIONS, "Paper", a.arxiv_id, "commit-message",
                                                "message", a.text, a.rule, 0.9))  # fmt: skip
-        spelled = self._learn_spellings(message, scanned, best)
+        spelled = self._learn_spellings(message, named, scanned, best)
         self._second_signals(message, best, named, plain, papers)
         if out.reverts is not None:
             best = {
@@ -504,7 +498,7 @@ class CommitLinker:
         )
         return out
 
-    def _learn_spellings(self, message: str, scanned: list, best: dict) -> list[Link]:
+    def _learn_spellings(self, message: str, in_message: dict, scanned: list, best: dict) -> list[Link]:
         """Aliases this framework teaches: when the subject names a method (by catalog name or
         its paper's arXiv id) and the same change adds a user-facing identifier in package code
         (an option value that selects behaviour, a CLI flag, a class, a config field), that
@@ -513,7 +507,7 @@ class CommitLinker:
         that says it adds something. The change then implements the method, and a SPELLS link
         keeps the identifier with its evidence."""
         subject = message.split("\n", 1)[0]
-        named = {m.slug: m.text for m in self.matcher.find(subject)}
+        named = {slug: m.text for slug, m in in_message.items() if m.start < len(subject)}
         for found in find_arxiv_ids(subject, bare=False):  # a pull request body cites too much
             for slug in self.slug_of_paper.get(found.arxiv_id, ()):
                 named.setdefault(slug, found.text)
@@ -527,21 +521,26 @@ class CommitLinker:
         if not named or len(named) > 2:
             return []
         words = tuple(sorted({w for slug in named for w in self.words.get(slug, ())}))
-        additive = _ADDITIVE.search(subject) is not None
-        found = [
+        code = [f for f, (category, _) in scanned if category == "code"]
+        carrying = [
             c
-            for f, (category, _) in scanned
-            if category == "code"
-            for c in _identifiers(f, lambda ident: self._worth_placing(ident, words, additive))
+            for f in code
+            if _names_any(f.text, words)
+            for c in _identifiers(f, lambda ident: self._new(ident) and _carries(ident, words))
         ]
-        fresh = [c for c in found if c.identifier.lower().strip("-") not in self.known_tokens]
-        values = {c.identifier for c in fresh if c.why in _VALUE_POSITIONS}
+        values: dict[str, Identifier] = {}  # the selecting values of an additive change, up to two
+        if _ADDITIVE.search(subject) and not carrying:
+            candidates = (c for f in code for c in _identifiers(f, self._new) if c.why in _VALUE_POSITIONS)
+            for c in candidates:
+                values.setdefault(c.identifier, c)
+                if len(values) > 1:
+                    break  # more than one: none of them is clearly the method's
         spelled: list[Link] = []
         for slug, name in sorted(named.items()):
-            learned = [c for c in fresh if _carries(c.identifier, self.words.get(slug, ()))]
+            learned = [c for c in carrying if _carries(c.identifier, self.words.get(slug, ()))]
             how = "carries the method's name"
-            if not learned and additive and len(values) == 1:
-                learned = [c for c in fresh if c.identifier in values]
+            if not learned and len(values) == 1:
+                learned = list(values.values())
                 how = "the one new selecting value of an additive change"
             if not learned:
                 continue
@@ -555,14 +554,11 @@ class CommitLinker:
                 best[slug] = Link(IMPLEMENTS, "Method", slug, rule=rule, **evidence)
         return spelled
 
-    def _worth_placing(self, identifier: str, words: tuple[str, ...], additive: bool) -> bool:
-        """Whether a candidate identifier could be learned at all (reading its place costs a
-        tokenizer run): new to the catalog, and carrying a named method's name, or a value in
-        an additive change."""
+    def _new(self, identifier: str) -> bool:
+        """Whether an identifier could be learned at all (reading its place costs a tokenizer
+        run): not already a catalog alias, and not a word every option uses."""
         token = identifier.lower().strip("-")
-        if token in self.known_tokens or token in _DULL:
-            return False
-        return additive or _carries(identifier, words)
+        return token not in self.known_tokens and token not in _DULL
 
     def _second_signals(self, message: str, best: dict, named: dict, plain: set, papers: dict) -> None:
         """An IMPLEMENTS from an ambiguous or shared alias stands only with an independent signal
@@ -715,6 +711,10 @@ class CommitLinker:
             if rel == IMPLEMENTS and confidence >= 0.95 and not doubt and not recipe and not vendored:
                 settled.add(alias.slug)
 
+    @functools.lru_cache(maxsize=1 << 14)  # noqa: B019 - one linker per process; modules recur
+    def _module_aliases(self, path: str) -> tuple[CodeAlias, ...]:
+        return tuple(self.index.path_hits(path))
+
     def _copied_from(self, path: str) -> str:
         """The other framework whose package tree holds `path` (a vendored copy), or ''."""
         if not self.foreign:
@@ -732,7 +732,7 @@ class CommitLinker:
             if not module:
                 continue
             path = module.replace(".", "/") + ".py"
-            for alias in self.index.path_hits(path):
+            for alias in self._module_aliases(path):
                 doubt = self._doubt(alias)
                 if alias.kind == "path" or (doubt and not _module_named(path, alias.token)):
                     continue
