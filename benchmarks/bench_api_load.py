@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from uptake.graph.adhoc import AdhocLimits, run_adhoc
 from uptake.graph.records import Edge, Node
 from uptake.graph.store import Store, open_store
 from uptake.queries.run import run_query
@@ -255,12 +256,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(target: str, port: int) -> subprocess.Popen:
-    code = (
-        "import sys, uvicorn; from uptake.api.http.app import create_app; "
-        "uvicorn.run(create_app(sys.argv[1]), host='127.0.0.1', port=int(sys.argv[2]), log_level='warning')"
-    )
-    server = subprocess.Popen([sys.executable, "-c", code, target, str(port)], env=os.environ.copy())
+def start_server(target: str, port: int, workers: int) -> subprocess.Popen:
+    """The API as a user starts it: `uptake serve`, in its own process(es)."""
+    uptake = str(Path(sys.executable).with_name("uptake"))
+    command = [uptake, "serve", "--store", target, "--port", str(port), "--workers", str(workers)]
+    server = subprocess.Popen([*command, "--log-level", "warning"], env=os.environ.copy())
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
@@ -325,6 +325,31 @@ def health_under_slow_query(port: int, args: argparse.Namespace) -> None:
     )
 
 
+def adhoc_latency(target: str, port: int, rounds: int = 20) -> None:
+    """Ad-hoc statements one after another: a cold worker each time (the CLI's path, the baseline)
+    against the API, which keeps a spare worker started ahead."""
+    statement = "MATCH (m:Method) RETURN count(m) AS n"
+
+    def timed(call: Callable[[], object]) -> list[float]:
+        spent = []
+        for _ in range(rounds):
+            started = time.perf_counter()
+            call()
+            spent.append(time.perf_counter() - started)
+        return spent
+
+    limits = AdhocLimits.from_env()
+    cold = timed(lambda: run_adhoc(target, statement, {}, limits=limits))
+    http = Http(port)
+    warm = timed(lambda: http.request("POST", "/cypher", {"statement": statement}))
+    cold_ms, warm_ms = percentile(cold, 0.5) * 1000, percentile(warm, 0.5) * 1000
+    print(
+        f"  ad-hoc statement, {rounds} in a row: cold worker p50 {cold_ms:.0f} ms; "
+        f"API with a spare worker p50 {warm_ms:.0f} ms ({cold_ms / warm_ms:.2f}x faster)",
+        flush=True,
+    )
+
+
 def bench(graph: str, target: str, args: argparse.Namespace) -> None:
     store = open_store(target, read_only=True)
     counts = store.counts()
@@ -343,7 +368,7 @@ def bench(graph: str, target: str, args: argparse.Namespace) -> None:
         throughput("direct", name, direct, args)
     store.close()  # the API opens its own
     port = _free_port()
-    server = start_server(target, port)
+    server = start_server(target, port, args.workers)
     try:
         http = Http(port)
         for name in ANCHORED + HEAVY:
@@ -354,6 +379,7 @@ def bench(graph: str, target: str, args: argparse.Namespace) -> None:
 
             throughput("HTTP", name, over_http, args)
         health_under_slow_query(port, args)
+        adhoc_latency(target, port)
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -366,6 +392,7 @@ def main() -> None:
     )
     parser.add_argument("--neo4j", default=None, help="bolt:// URI of a Neo4j to fill (it is emptied first)")
     parser.add_argument("--clients", type=int, default=16, help="concurrent clients")
+    parser.add_argument("--workers", type=int, default=1, help="API server processes (uptake serve --workers)")
     parser.add_argument("--requests", type=int, default=1000, help="requests per measurement at most")
     parser.add_argument("--seconds", type=float, default=8.0, help="seconds per measurement at most")
     parser.add_argument("--skip-shipped", action="store_true")

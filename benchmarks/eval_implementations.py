@@ -1,21 +1,55 @@
-"""Accuracy of first implementations against the hand-verified development set.
+"""Accuracy of first implementations against hand-verified labels.
 
-    python -m benchmarks.eval_implementations --mirrors DIR [--workers 2] [--show-all]
+    python -m benchmarks.eval_implementations --mirrors DIR [--set dev|new|all] [--leave-one-out]
+        [--workers 2] [--show-all]
 
 DIR holds fetched framework repositories, found as DIR/<owner>+<name>/repo, DIR/<owner>+<name>.git,
-DIR/<owner>+<name> or DIR/<name>. The development set is read from ../shared/data beside the
-repository. Each framework's full history is mined with the product's miner and linker; the first
+DIR/<owner>+<name> or DIR/<name>. Each framework's full history is mined with the product's miner
+and linker, which needs only the method catalog, so a framework that is not in the product's
+framework catalog is mined by its repository path under the slug its labels use. The first
 implementation of a method is the earliest non-excluded IMPLEMENTS commit (what the stored query
-`paper-implementations` returns). A found pair is correct when its commit is the verified first
-commit or one of the verified alternatives (partial landings, re-lands).
+`paper-implementations` returns).
+
+Label sets:
+* `dev`: the development set (dev_implementations.jsonl, dev_negatives.jsonl in ../shared/data
+  beside the repository): trl, OpenRLHF, NeMo-RL, the frameworks the catalog was written against.
+* `new`: benchmarks/data/new_implementations.jsonl and new_negatives.jsonl, frameworks the catalog
+  was not tuned against, verified with git alone (see benchmarks/data/README.md).
+* `all`: both.
+
+Scores, per framework and overall:
+* a labelled positive is correct when the found commit is the verified first commit or one of its
+  verified alternatives (partial landings, re-lands); a wrong commit counts as a false pair and a
+  miss; a confident negative that is found counts as a false pair.
+* precision = correct / (correct + false), recall = correct / labelled positives.
+* exact first commit = found commit is exactly the verified first commit, over the positives found.
+* date error = days between the found and the verified commit dates, over the positives found
+  (correct or not): median and 90th percentile (nearest rank).
+
+Leave-one-framework-out (`--leave-one-out`, on the development frameworks): for each development
+framework F, the catalog aliases that exist only because of F are dropped and F is mined again
+with what is left. An alias (an entry of a method's `aliases`) exists only because of F when,
+across the full histories of all the development frameworks (added lines of every file the miner
+reads, and commit messages), it occurs in F's and in no other's. Kept whatever the histories say:
+an alias that is the method's own name or slug up to case and punctuation (`SimPO`, `simpo`,
+`dr_grpo`), which comes from the paper, not from a framework, and an alias that occurs nowhere,
+since nothing shows which framework it was written for. Occurrence is exact
+text: a plain identifier as a whole token (letters, digits, underscore), a `key=value` alias as
+both tokens on one line, any other alias as a substring bounded by non-identifier characters.
+Which aliases occur where is cached per repository head under .cache/eval-implementations/.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as dt
+import hashlib
 import json
+import math
+import re
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -25,7 +59,11 @@ from uptake.loaders.git import MinedCommit, mine_commits, resolve_repository
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data"
+NEW_DATA = REPO / "benchmarks" / "data"
+CACHE = REPO / ".cache" / "eval-implementations"
 FRAMEWORK_SLUGS = {"nemo_rl": "nemo-rl"}
+LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
+               "new": ("new_implementations.jsonl", "new_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -59,6 +97,20 @@ def vendored_packages(framework: str) -> tuple[str, ...]:
         return ()
 
 
+def without_aliases(methods: list, dropped: set[str]) -> list:
+    """The catalog with `dropped` aliases removed from every method (a method keeps at least its
+    name, which the linker matches anyway)."""
+    out = []
+    for m in methods:
+        aliases = tuple(a for a in m.aliases if a not in dropped) or (m.name,)
+        ambiguous = tuple(a for a in m.ambiguous_aliases if a in aliases)
+        if dataclasses.is_dataclass(m):
+            out.append(dataclasses.replace(m, aliases=aliases, ambiguous_aliases=ambiguous))
+        else:
+            out.append(SimpleNamespace(**{**vars(m), "aliases": aliases, "ambiguous_aliases": ambiguous}))
+    return out
+
+
 def find_mirror(mirrors: Path, repo: str) -> Path:
     owner, name = repo.split("/")
     for candidate in (
@@ -74,6 +126,10 @@ def find_mirror(mirrors: Path, repo: str) -> Path:
 
 def slug(method: str) -> str:
     return method.replace("_", "-")
+
+
+def git(git_dir: Path, *args: str) -> str:
+    return subprocess.run(["git", "--git-dir", str(git_dir), *args], capture_output=True, text=True).stdout
 
 
 def first_implementations(commits: list[MinedCommit]) -> dict[str, tuple[MinedCommit, object]]:
@@ -93,95 +149,250 @@ def first_implementations(commits: list[MinedCommit]) -> dict[str, tuple[MinedCo
 
 
 def mine_all(path: Path, methods: list, workers: int, vendored: tuple[str, ...] = ()) -> list[MinedCommit]:
-    import subprocess
-
     git_dir = resolve_repository(path)
-    shas = subprocess.run(
-        ["git", "--git-dir", str(git_dir), "rev-list", "--reverse", "HEAD"], capture_output=True, text=True
-    ).stdout.split()
+    shas = git(git_dir, "rev-list", "--reverse", "HEAD").split()
     out: list[MinedCommit] = []
     for _, mined in mine_commits([(str(git_dir), shas)], methods, workers, vendored=vendored):
         out.extend(mined)
     return out
 
 
+# --- which aliases occur in which history (leave-one-out) ----------------------------------------
+
+_TOKEN = re.compile(r"[A-Za-z0-9_]+")
+_PLAIN = re.compile(r"^[A-Za-z0-9_]+$")
+
+
+class AliasMatcher:
+    """Exact-text occurrence of catalog aliases in a line (see the module docstring)."""
+
+    def __init__(self, aliases: set[str]):
+        self.plain = {a for a in aliases if _PLAIN.match(a)}
+        self.pairs = {a: tuple(a.split("=", 1)) for a in aliases if "=" in a}
+        others = sorted(aliases - self.plain - set(self.pairs), key=len, reverse=True)
+        self.other = (
+            re.compile("|".join(rf"(?<![A-Za-z0-9_])({re.escape(a)})(?![A-Za-z0-9_])" for a in others))
+            if others
+            else None
+        )
+
+    def found(self, line: str) -> set[str]:
+        tokens = set(_TOKEN.findall(line))
+        hits = self.plain & tokens
+        hits |= {a for a, (k, v) in self.pairs.items() if k in tokens and (v in tokens or v in line)}
+        if self.other:
+            hits |= {m.group(m.lastindex) for m in self.other.finditer(line) if m.lastindex}
+        return hits
+
+
+def _missing_paths(git_dir: Path) -> list[str]:
+    """Paths whose contents this copy lacks (a partial clone): `git log -p` would stop at them."""
+    missing = {
+        line[1:] for line in git(git_dir, "rev-list", "--objects", "--missing=print", "HEAD").split()
+        if line.startswith("?")
+    }  # fmt: skip
+    if not missing:
+        return []
+    raw = git(git_dir, "log", "--raw", "--no-abbrev", "--no-renames", "--format=", "HEAD")
+    return sorted({f.split("\t", 1)[1] for f in raw.splitlines() if f[:1] == ":" and f.split()[3] in missing})
+
+
+def aliases_in_history(git_dir: Path, aliases: set[str]) -> set[str]:
+    """The aliases that occur in a history's added lines or commit messages (cached per head)."""
+    head = git(git_dir, "rev-parse", "HEAD").strip()
+    digest = hashlib.sha1("\n".join(sorted(aliases)).encode()).hexdigest()[:12]
+    cached = CACHE / f"{head}-{digest}.json"
+    if cached.exists():
+        return set(json.loads(cached.read_text()))
+    matcher = AliasMatcher(aliases)
+    excludes = [f":(exclude,literal){p}" for p in _missing_paths(git_dir)]
+    cmd = ["git", "--git-dir", str(git_dir), "log", "-p", "-U0", "--no-color", "--no-renames",
+           "--no-ext-diff", "--no-textconv", "--format=%x1e%B", "HEAD", "--", ".", *excludes]  # fmt: skip
+    found: set[str] = set()
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, errors="replace") as proc:
+        in_message = False
+        for line in proc.stdout:
+            if line.startswith("\x1e"):
+                in_message, line = True, line[1:]
+            elif line.startswith("diff --git"):
+                in_message = False
+            if in_message or (line[:1] == "+" and not line.startswith("+++")):
+                found |= matcher.found(line)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    cached.write_text(json.dumps(sorted(found)))
+    return found
+
+
+def _spelling(text: str) -> str:
+    return re.sub(r"[^a-z0-9+]", "", text.lower())
+
+
+def framework_aliases(methods: list) -> set[str]:
+    """The aliases a framework could have brought: all but each method's own name or slug respelled."""
+    return {
+        a for m in methods for a in m.aliases if _spelling(a) not in {_spelling(m.name), _spelling(m.slug)}
+    }
+
+
+def framework_only_aliases(occurrences: dict[str, set[str]], framework: str) -> set[str]:
+    """Aliases that occur in `framework`'s history and in no other development framework's."""
+    others = set().union(*(found for fw, found in occurrences.items() if fw != framework))
+    return occurrences[framework] - others
+
+
+# --- scoring ---------------------------------------------------------------------------------------
+
+
 def days(a: str, b: str) -> int:
     return abs((dt.date.fromisoformat(a[:10]) - dt.date.fromisoformat(b[:10])).days)
+
+
+@dataclasses.dataclass
+class Score:
+    correct: int = 0
+    false: int = 0
+    missed: int = 0
+    exact: int = 0
+    found: int = 0
+    errors: list[int] = dataclasses.field(default_factory=list)
+
+    def add(self, other: Score) -> None:
+        for f in ("correct", "false", "missed", "exact", "found"):
+            setattr(self, f, getattr(self, f) + getattr(other, f))
+        self.errors += other.errors
+
+    def line(self, name: str) -> str:
+        p = self.correct / (self.correct + self.false) if self.correct + self.false else 1.0
+        r = self.correct / (self.correct + self.missed) if self.correct + self.missed else 1.0
+        ex = self.exact / self.found if self.found else float("nan")
+        med = statistics.median(self.errors) if self.errors else float("nan")
+        p90 = sorted(self.errors)[math.ceil(0.9 * len(self.errors)) - 1] if self.errors else float("nan")
+        return (
+            f"{name:12} {self.correct:3} correct {self.false:3} false {self.missed:3} missed"
+            f"  precision {p:.3f}  recall {r:.3f}  exact first commit {ex:.3f}"
+            f"  date error median {med:g} d, p90 {p90:g} d"
+        )
+
+
+def score_framework(fw: str, first: dict, positives: list, negatives: list, known: set, show_all: bool):
+    s, lines = Score(), []
+    for row in positives:
+        m = slug(row["method"])
+        ok_shas = [row["first_commit_sha"]] + [
+            a if isinstance(a, str) else a.get("sha", "") for a in row.get("alternative_commits") or []
+        ]
+        found = first.get(m)
+        if m not in known or found is None:
+            s.missed += 1
+            why = (
+                "not in the catalog"
+                if m not in known
+                else f"no IMPLEMENTS (truth {row['first_commit_sha'][:10]})"
+            )
+            lines.append(f"MISS  {fw:9} {m:22} {why}")
+            continue
+        c, link = found
+        err = days(c.commit_date, row["commit_date"])
+        s.found += 1
+        s.errors.append(err)
+        s.exact += c.sha == row["first_commit_sha"]
+        if any(sha and c.sha.startswith(sha[:10]) for sha in ok_shas):
+            s.correct += 1
+            if show_all:
+                lines.append(f"ok    {fw:9} {m:22} {c.sha[:10]} {link.rule} {link.location}")
+        else:
+            s.false += 1
+            s.missed += 1
+            lines.append(
+                f"WRONG {fw:9} {m:22} found {c.sha[:10]} {c.commit_date[:10]} ({link.rule} "
+                f"{link.location} {link.identifier!r}); truth {row['first_commit_sha'][:10]} "
+                f"{row['commit_date'][:10]}; date error {err} d"
+            )
+    for row in negatives:
+        m = slug(row["method"])
+        if m in first:
+            c, link = first[m]
+            s.false += 1
+            lines.append(
+                f"FALSE {fw:9} {m:22} found {c.sha[:10]} ({link.rule} {link.location} {link.identifier!r})"
+            )
+    return s, lines
+
+
+def read_labels(data: Path, which: str) -> tuple[list, list] | None:
+    folder = data if which == "dev" else NEW_DATA
+    pos_name, neg_name = LABEL_FILES[which]
+    if not (folder / pos_name).exists():
+        return None
+    read = lambda name: [json.loads(line) for line in (folder / name).open() if line.strip()]  # noqa: E731
+    return read(pos_name), read(neg_name) if (folder / neg_name).exists() else []
+
+
+def evaluate(title: str, frameworks: dict, methods_for, args, known: set) -> None:
+    """Mine each framework with `methods_for(fw)`, score its labels, print per framework and overall."""
+    total, lines, summary = Score(), [], []
+    for fw, info in frameworks.items():
+        t0 = time.perf_counter()
+        vendored = vendored_packages(fw)
+        commits = mine_all(find_mirror(args.mirrors, info["repo"]), methods_for(fw), args.workers, vendored)
+        print(f"{fw}: {len(commits)} commits mined in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+        s, fw_lines = score_framework(
+            fw, first_implementations(commits), info["pos"], info["neg"], known, args.show_all
+        )
+        total.add(s)
+        lines += fw_lines
+        summary.append(s.line(fw))
+    print(f"== {title}")
+    print("\n".join(sorted(lines)))
+    print("\n" + "\n".join(summary + [total.line("overall")]) + "\n")
+
+
+def by_framework(positives: list, negatives: list) -> dict[str, dict]:
+    out: dict[str, dict] = {}
+    for row in positives + negatives:
+        out.setdefault(row["framework"], {"repo": row["repo"], "pos": [], "neg": []})
+    for row in positives:
+        out[row["framework"]]["pos"].append(row)
+    for row in negatives:
+        out[row["framework"]]["neg"].append(row)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mirrors", type=Path, required=True)
-    ap.add_argument("--data", type=Path, default=SHARED)
+    ap.add_argument("--data", type=Path, default=SHARED, help="folder of the development set")
+    ap.add_argument("--set", choices=("dev", "new", "all"), default="dev", dest="label_set")
+    ap.add_argument("--leave-one-out", action="store_true", help="also score each development framework "
+                    "with the aliases that exist only because of it dropped")  # fmt: skip
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--show-all", action="store_true", help="print every pair, not only the wrong ones")
     args = ap.parse_args(argv)
-    if not (args.data / "dev_implementations.jsonl").exists():
-        print(f"skipped: no development set at {args.data}")
-        return 0
-    positives = [json.loads(line) for line in (args.data / "dev_implementations.jsonl").open()]
-    negatives = [json.loads(line) for line in (args.data / "dev_negatives.jsonl").open()]
     methods = catalog_methods()
     known = {m.slug for m in methods}
-    by_fw: dict[str, dict] = {}
-    for row in positives + negatives:
-        by_fw.setdefault(row["framework"], {"repo": row["repo"]})
-    tp = fp = fn = 0
-    errors: list[int] = []
-    lines: list[str] = []
-    for fw, info in by_fw.items():
-        t0 = time.perf_counter()
-        vendored = vendored_packages(fw)
-        commits = mine_all(find_mirror(args.mirrors, info["repo"]), methods, args.workers, vendored)
-        first = first_implementations(commits)
-        print(f"{fw}: {len(commits)} commits mined in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-        for row in (r for r in positives if r["framework"] == fw):
-            m = slug(row["method"])
-            ok_shas = [row["first_commit_sha"]] + [
-                a if isinstance(a, str) else a.get("sha", "") for a in row.get("alternative_commits") or []
-            ]
-            found = first.get(m)
-            if m not in known:
-                fn += 1
-                lines.append(f"MISS  {fw:9} {m:22} not in the catalog")
-                continue
-            if found is None:
-                fn += 1
-                lines.append(f"MISS  {fw:9} {m:22} no IMPLEMENTS (truth {row['first_commit_sha'][:10]})")
-                continue
-            c, link = found
-            err = days(c.commit_date, row["commit_date"])
-            if any(s and c.sha.startswith(s[:10]) for s in ok_shas):
-                tp += 1
-                errors.append(err)
-                if args.show_all:
-                    lines.append(f"ok    {fw:9} {m:22} {c.sha[:10]} {link.rule} {link.location}")
-            else:
-                fp += 1
-                fn += 1
-                lines.append(
-                    f"WRONG {fw:9} {m:22} found {c.sha[:10]} {c.commit_date[:10]} ({link.rule} "
-                    f"{link.location} {link.identifier!r}); truth {row['first_commit_sha'][:10]} "
-                    f"{row['commit_date'][:10]}; date error {err} d"
-                )
-        for row in (r for r in negatives if r["framework"] == fw):
-            m = slug(row["method"])
-            if m in first:
-                c, link = first[m]
-                fp += 1
-                lines.append(
-                    f"FALSE {fw:9} {m:22} found {c.sha[:10]} "
-                    f"({link.rule} {link.location} {link.identifier!r})"
-                )
-    print("\n".join(sorted(lines)))
-    precision = tp / (tp + fp) if tp + fp else 1.0
-    recall = tp / (tp + fn) if tp + fn else 1.0
-    median = statistics.median(errors) if errors else float("nan")
-    print(
-        f"\nfirst-implementation pairs: {tp} correct, {fp} wrong or false, {fn} missed\n"
-        f"precision {precision:.3f}  recall {recall:.3f}  "
-        f"date error of correct pairs: median {median} d, max {max(errors) if errors else 'n/a'} d"
-    )
+    sets = ("dev", "new") if args.label_set == "all" else (args.label_set,)
+    dev = read_labels(args.data, "dev")
+    for which in sets:
+        labels = read_labels(args.data, which)
+        if labels is None:
+            print(f"skipped: no {which} label set")
+            continue
+        evaluate(f"{which} set", by_framework(*labels), lambda fw: methods, args, known)
+    if args.leave_one_out:
+        if dev is None:
+            print(f"skipped leave-one-out: no development set at {args.data}")
+            return 0
+        frameworks = by_framework(*dev)
+        aliases = framework_aliases(methods)
+        occurrences = {
+            fw: aliases_in_history(resolve_repository(find_mirror(args.mirrors, info["repo"])), aliases)
+            for fw, info in frameworks.items()
+        }
+        dropped = {fw: framework_only_aliases(occurrences, fw) for fw in frameworks}
+        for fw, gone in dropped.items():
+            print(f"{fw}: {len(gone)} aliases only in its history, dropped: {', '.join(sorted(gone))}")
+        without = {fw: without_aliases(methods, gone) for fw, gone in dropped.items()}
+        evaluate("leave-one-framework-out (dev)", frameworks, without.__getitem__, args, known)
     return 0
 
 

@@ -1,13 +1,16 @@
-"""Accuracy of failure classification, thread method naming and title-only screening on real text.
+"""Accuracy on real text: failure reports, thread method naming, screening and method extraction.
 
     python -m benchmarks.eval_real_text [--show-dev-errors] [--before]
 
 Reads titles from ../shared/data beside the repository (threads_dev.jsonl as labelled there;
 papers.jsonl joined with our labels in tests/data/papers_labelled.jsonl) and reports precision
 and recall separately on the development part and the held-out fifth (see benchmarks/real_text.py
-for the split). `--before` also scores the classifiers as they were at BASELINE_COMMIT (read with
-`git show`) and times both on 20,000 titles in the same run. Errors are listed for the development
-part only: held-out errors are not for designing rules.
+for the split). Screening is scored on titles alone and, for the papers we composed abstracts for
+(tests/data/composed_abstracts.jsonl), on title + abstract; method extraction on the labelled method
+names (from the text alone, without the arXiv id) and on the new Method nodes the loader would
+make. `--before` also scores the classifiers as they were at BASELINE_COMMIT (read with `git show`)
+and times both on 20,000 titles in the same run. Errors are listed for the development part only:
+held-out errors are not for designing rules.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from uptake.benchmarks import real_text as rt
 from uptake.loaders.catalog import read_catalog
 from uptake.loaders.link import failures, screening
 from uptake.loaders.link.methods import MethodMatcher
+from uptake.loaders.link.proposals import ProposalFinder
 from uptake.loaders.link.threads import Thread, named_methods
 
 BASELINE_COMMIT = "07cce97a8b8101254f9587a3688767b86af7a8df"
@@ -120,6 +124,49 @@ def screening_report(module: ModuleType, show_errors: bool) -> None:
                 )
 
 
+def extraction_report(finder: ProposalFinder, show_errors: bool) -> None:
+    """Method extraction: (a) of the papers labelled with a proposed method, how many yield it from
+    their text alone (no arXiv id, so not from the catalog's id table), from the title and, where we
+    composed one, from title + abstract; (b) of the new Method nodes the loader would create (id
+    table in use, `proposals.creates_method` applied), how many are the paper's labelled training
+    method (or, for a general-method paper labelled without a name, any name)."""
+    rows = rt.labelled_papers()
+    abstracts = rt.composed_abstracts()
+    for part, part_rows in _by_part(rows, lambda r: r["arxiv_id"]).items():
+        errors: list = []
+        c = rt.extraction_counts(part_rows, finder, abstracts, errors)
+        if show_errors and part == "dev":
+            for what, r, names in errors:
+                print(f"    {what} {r['method_name']!r} found {names}: {r['title']}")
+        for label, right, total in (
+            ("right method from the title", c["from_text"], c["labelled"]),
+            ("with our abstracts", c["with_abstract_right"], c["with_abstract"]),
+            ("new Method nodes that are training methods", c["right"], c["nodes"]),
+        ):
+            print(f"  extraction, {part:<8} {label:<44} {right}/{total} = {right / (total or 1):.3f}")
+
+
+def abstract_screening_report(module: ModuleType, show_errors: bool) -> None:
+    """Screening with title + abstract, on the labelled papers we composed abstracts for."""
+    abstracts = rt.composed_abstracts()
+    rows = [r for r in rt.labelled_papers() if r["arxiv_id"] in abstracts]
+    decisions = {r["arxiv_id"]: module.screen_paper(r["title"], abstracts[r["arxiv_id"]]) for r in rows}
+    for part, part_rows in _by_part(rows, lambda r: r["arxiv_id"]).items():
+        rl = [(decisions[r["arxiv_id"]].is_rl_llm, r["is_rl_llm"]) for r in part_rows]
+        general = [(decisions[r["arxiv_id"]].is_general_method, r["is_general_method"]) for r in part_rows]
+        print(_line(f"title+abstract RL-for-LM, {part}", rl))
+        print(_line(f"title+abstract general, {part}", general))
+    if show_errors:
+        for r in _by_part(rows, lambda r: r["arxiv_id"])["dev"]:
+            s = decisions[r["arxiv_id"]]
+            if (s.is_rl_llm, s.is_general_method) != (r["is_rl_llm"], r["is_general_method"]):
+                print(
+                    f"    with abstract: rl {int(s.is_rl_llm)}/{int(r['is_rl_llm'])} general "
+                    f"{int(s.is_general_method)}/{int(r['is_general_method'])} {s.kind} "
+                    f"{s.method_score:.1f} {r['arxiv_id']} {r['title']}"
+                )
+
+
 def _titles(count: int) -> list[str]:
     pool = [r["title"] for r in rt.threads()] + [
         p["title"] for p in rt.read_jsonl(rt.SHARED / "papers.jsonl")
@@ -170,6 +217,9 @@ def main() -> None:
         print(f"== {label}")
         failure_report(fail_module, matcher, args.show_dev_errors and label == "after")
         screening_report(screen_module, args.show_dev_errors and label == "after")
+        abstract_screening_report(screen_module, args.show_dev_errors and label == "after")
+    print("== method extraction (title only; and title + composed abstract where we wrote one)")
+    extraction_report(ProposalFinder(read_catalog().methods.values()), args.show_dev_errors)
     print("== methods named in thread titles (catalog matcher)")
     thread_methods_report(matcher, args.show_dev_errors)
     if args.before:

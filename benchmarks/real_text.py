@@ -16,6 +16,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data"
 PAPER_LABELS = REPO / "tests" / "data" / "papers_labelled.jsonl"
+# Abstracts we wrote ourselves for a sample of the labelled papers (what each paper does, as its title
+# implies, in our words): the titles' data carry no abstracts.
+COMPOSED_ABSTRACTS = REPO / "tests" / "data" / "composed_abstracts.jsonl"
 SPLIT_FILE = REPO / "tests" / "data" / "real_text_split.json"
 HELD_OUT_BUCKET = 0  # sha256(id) mod 5 == 0 is held out
 
@@ -46,6 +49,61 @@ def labelled_papers() -> list[dict]:
     """Our labels joined with the titles from the shared folder."""
     titles = {p["arxiv_id"]: p["title"] for p in read_jsonl(SHARED / "papers.jsonl")}
     return [{**row, "title": titles[row["arxiv_id"]]} for row in read_jsonl(PAPER_LABELS)]
+
+
+def _method_keys(name: str, long_name: str | None = None) -> set[str]:
+    from uptake.loaders.link.proposals import initials, name_key
+
+    keys = {name_key(n) for n in (name, long_name) if n}
+    return keys | {initials(n) for n in (name, long_name) if n and " " in n.strip()}
+
+
+def names_the_method(label: str, name: str, long_name: str | None) -> bool:
+    """Whether a proposal (name, long name) is the labelled method: same spelling up to case, dots,
+    hyphens and spaces (a lower-case prefix still counts), or an acronym and its spelled-out name."""
+    return bool(_method_keys(label) & _method_keys(name, long_name))
+
+
+def composed_abstracts() -> dict[str, str]:
+    return {r["arxiv_id"]: r["abstract"] for r in read_jsonl(COMPOSED_ABSTRACTS)}
+
+
+def extraction_counts(rows: list[dict], finder, abstracts: dict[str, str] | None = None, errors=None) -> dict:
+    """Method extraction on labelled papers (see eval_real_text.extraction_report for what is counted).
+
+    `finder` is a proposals.ProposalFinder; `errors`, when a list, collects (what, row, names)."""
+    from uptake.loaders.link.proposals import creates_method
+    from uptake.loaders.link.screening import screen_paper
+
+    counts = dict.fromkeys(
+        ("labelled", "from_text", "with_abstract", "with_abstract_right", "nodes", "right"), 0
+    )
+    for r in rows:
+        label = r["method_name"]
+        if label:
+            counts["labelled"] += 1
+            text_only = [p for p in finder.find(None, r["title"]) if p.kind == "method"]
+            hit = any(names_the_method(label, p.name, p.long_name) for p in text_only)
+            counts["from_text"] += hit
+            if not hit and errors is not None:
+                errors.append(("missed", r, [p.name for p in text_only]))
+            if abstracts and r["arxiv_id"] in abstracts:
+                both = finder.find(None, r["title"], abstracts[r["arxiv_id"]])
+                counts["with_abstract"] += 1
+                counts["with_abstract_right"] += any(
+                    p.kind == "method" and names_the_method(label, p.name, p.long_name) for p in both
+                )
+        decision = screen_paper(r["title"])
+        for p in finder.find(r["arxiv_id"], r["title"]):
+            if creates_method(p, decision):
+                counts["nodes"] += 1
+                # Right when it is the labelled method; for a method paper whose method we left
+                # unnamed, the name the title gives it is that training method.
+                ok = names_the_method(label, p.name, p.long_name) if label else r["is_general_method"]
+                counts["right"] += ok
+                if not ok and errors is not None:
+                    errors.append(("not a training method", r, [p.name]))
+    return counts
 
 
 def precision_recall(pairs: Iterable[tuple[bool, bool]]) -> tuple[float, float, int, int, int]:

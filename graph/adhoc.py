@@ -6,6 +6,10 @@ store read-only under a memory limit (RLIMIT_AS) and is killed when it overruns 
 statement that crashes the engine, exhausts memory or ignores its timeout costs that process,
 never the caller. The child answers in JSON (not pickle: it ran a stranger's statement) and cuts
 its rows at the row and byte caps, so a huge result never reaches the caller's memory.
+
+A long-lived caller (the API) keeps one spare child started ahead (`keep_spare=True`): it has
+paid for the interpreter and imports while idle and only waits for its request, so a statement
+costs the store's open and the query, not a process start. A spare serves one statement only.
 """
 
 from __future__ import annotations
@@ -36,6 +40,10 @@ _WORKER_SLOTS = threading.BoundedSemaphore(int(os.environ.get("UPTAKE_ADHOC_WORK
 
 class WorkerFailed(StoreError):
     """The worker ran out of memory or crashed; the caller is unaffected."""
+
+
+class WorkersBusy(StoreError):
+    """Every worker slot stayed taken for the statement's whole timeout; try again later."""
 
 
 @dataclass(frozen=True)
@@ -77,31 +85,74 @@ class AdhocResult:
     cut_by: str | None = None  # which cap cut the rows: "the row cap of 1000 rows", ...
 
 
-def run_adhoc(target: str, statement: str, params: dict[str, Any], *, limits: AdhocLimits) -> AdhocResult:
+def run_adhoc(
+    target: str, statement: str, params: dict[str, Any], *, limits: AdhocLimits, keep_spare: bool = False
+) -> AdhocResult:
     """One checked, read-only statement run in a worker; StatementRefused, QueryTimeout or StoreError."""
-    return run_in_worker(target, check_statement(statement), params, limits=limits)
+    return run_in_worker(target, check_statement(statement), params, limits=limits, keep_spare=keep_spare)
 
 
-def run_in_worker(target: str, statement: str, params: dict[str, Any], *, limits: AdhocLimits) -> AdhocResult:
-    """The statement as given (unchecked) in a fresh child process under the limits."""
+def run_in_worker(
+    target: str, statement: str, params: dict[str, Any], *, limits: AdhocLimits, keep_spare: bool = False
+) -> AdhocResult:
+    """The statement as given (unchecked) in a child process under the limits."""
     if not _WORKER_SLOTS.acquire(timeout=limits.timeout):
-        raise WorkerFailed(f"every ad-hoc query worker stayed busy for {limits.timeout:g} s; try again")
+        raise WorkersBusy(f"every ad-hoc query worker stayed busy for {limits.timeout:g} s; try again")
     try:
-        return _run_child(target, statement, params, limits)
+        return _run_child(_SPARES.take(limits.memory_bytes), target, statement, params, limits)
     finally:
         _WORKER_SLOTS.release()
+        if keep_spare:  # after the statement, so the new child's start does not slow it down
+            _SPARES.refill(limits.memory_bytes)
 
 
-def _run_child(target: str, statement: str, params: dict[str, Any], limits: AdhocLimits) -> AdhocResult:
-    request = json.dumps(
-        {"target": target, "statement": statement, "params": params, "limits": asdict(limits)}
-    )
-    child = subprocess.Popen(
+def _start_child(memory: int) -> subprocess.Popen:
+    return subprocess.Popen(
         [sys.executable, "-c", f"from {__name__} import serve_one; serve_one()"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=_child_env(limits.memory_bytes),
+        env=_child_env(memory),
+    )
+
+
+class _Spares:
+    """At most one idle child per memory limit (its environment depends on the limit)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._idle: dict[int, subprocess.Popen] = {}
+
+    def take(self, memory: int) -> subprocess.Popen:
+        with self._lock:
+            child = self._idle.pop(memory, None)
+        if child is not None and child.poll() is None:
+            return child
+        return _start_child(memory)
+
+    def refill(self, memory: int) -> None:
+        with self._lock:
+            if memory not in self._idle:
+                self._idle[memory] = _start_child(memory)
+
+    def close(self) -> None:
+        """Stop the idle children (closing stdin is enough: a spare exits on an empty request)."""
+        with self._lock:
+            idle, self._idle = list(self._idle.values()), {}
+        for child in idle:
+            child.communicate()
+
+
+_SPARES = _Spares()
+prestart_worker = _SPARES.refill
+stop_spare_workers = _SPARES.close
+
+
+def _run_child(
+    child: subprocess.Popen, target: str, statement: str, params: dict[str, Any], limits: AdhocLimits
+) -> AdhocResult:
+    request = json.dumps(
+        {"target": target, "statement": statement, "params": params, "limits": asdict(limits)}
     )
     try:
         out, err = child.communicate(request.encode(), timeout=limits.timeout + GRACE_SECONDS)
@@ -152,7 +203,13 @@ def _size(n: int) -> str:
 
 def serve_one() -> None:
     """Child side: read one request on stdin, write one JSON answer on stdout, exit."""
-    request = json.loads(sys.stdin.buffer.read())
+    # Both backends' imports happen before the wait, so a spare pays for them while idle.
+    from . import ladybug_store, neo4j_store  # noqa: F401
+
+    raw = sys.stdin.buffer.read()
+    if not raw:  # a spare that was never used: its parent closed the pipe
+        return
+    request = json.loads(raw)
     limits = AdhocLimits(**request["limits"])
     resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
     answer_fd = os.dup(1)

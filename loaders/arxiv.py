@@ -34,7 +34,7 @@ from .input_error import InputError
 from .input_files import json_line, json_type, read_bytes, read_lines
 from .link.arxiv_ids import ArxivIdError, normalize_arxiv_id, year_month
 from .link.paper_features import OrganizationMatcher, extract_features
-from .link.proposals import ProposalFinder
+from .link.proposals import ProposalFinder, creates_method
 from .link.screening import screen_paper
 
 DEFAULT_API_URL = "https://export.arxiv.org/api/query?{}"
@@ -494,9 +494,10 @@ class PaperAnalyzer:
     """Screening, the study's features, proposed methods and organisations of one paper.
 
     Built once from the catalog's methods and organisations. A proposed method
-    the catalog does not know becomes a new Method node only when the paper
-    was screened as proposing a general method: otherwise the name is more
-    likely a system, benchmark or model.
+    the catalog does not know becomes a new Method node only when it names a
+    training method and the paper was screened as proposing a general method
+    (`proposals.creates_method`): otherwise the name is more likely a system,
+    benchmark or model.
     """
 
     def __init__(self, methods: Iterable = (), organizations: Iterable = ()):
@@ -529,7 +530,7 @@ class PaperAnalyzer:
                 Edge("AFFILIATED_WITH", key, ("Organization", org.slug), evidence.props(), paper.origin)
             )
         for proposal in self._proposals.find(paper.arxiv_id, paper.title, paper.abstract):
-            if not proposal.known and not screening.is_general_method:
+            if not proposal.known and not creates_method(proposal, screening):
                 continue
             if not proposal.known:
                 aliases = [a for a in (proposal.name, proposal.long_name) if a]

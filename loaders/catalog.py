@@ -56,12 +56,13 @@ class FrameworkEntry:
     slug: str
     name: str
     repo: str
-    organization: str
-    license: str
-    language: str
-    default_branch: str
-    first_commit_date: str
+    organization: str | None = None  # None: not stated, so no MAINTAINED_BY
+    license: str | None = None
+    language: str | None = None
+    default_branch: str | None = None
+    first_commit_date: str | None = None
     supports: tuple[tuple[str, str], ...] = ()  # (method slug, evidence path at head)
+    source: str = "shipped"  # or "user": added with `uptake framework add`, kept beside the store
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,10 @@ class _Row:
 
 
 def _read_rows(folder: Path, name: str) -> list[_Row]:
-    path = folder / name
+    return _read_file_rows(folder / name)
+
+
+def _read_file_rows(path: Path) -> list[_Row]:
     if not path.exists():
         raise CatalogError(path, "file not found")
     try:
@@ -202,8 +206,10 @@ def _arxiv_id(row: _Row, field: str) -> str | None:
     return value
 
 
-def _iso_date(row: _Row, field: str) -> str:
-    value = _text(row, field)
+def _iso_date(row: _Row, field: str, *, nullable: bool = False) -> str | None:
+    value = _text(row, field, nullable=nullable)
+    if value is None:
+        return None
     try:
         dt.datetime.fromisoformat(value)
     except ValueError:
@@ -247,23 +253,46 @@ def _method(row: _Row) -> MethodEntry:
     return entry
 
 
-def _framework(row: _Row) -> FrameworkEntry:
-    fields = ("slug", "name", "repo", "organization", "license", "language", "default_branch")
-    _check_fields(row, fields + ("first_commit_date",), ("supports",))
+FRAMEWORK_FIELDS = ("slug", "name", "repo")
+# Facts a row states or leaves null when they are not known.
+FRAMEWORK_FACTS = ("organization", "license", "language", "default_branch", "first_commit_date")
+
+
+def _framework(row: _Row, source: str = "shipped") -> FrameworkEntry:
+    # The shipped file spells every fact out (null where unknown); a user's file may leave them out.
+    if source == "shipped":
+        _check_fields(row, FRAMEWORK_FIELDS + FRAMEWORK_FACTS, ("supports",))
+    else:
+        _check_fields(row, FRAMEWORK_FIELDS, FRAMEWORK_FACTS + ("supports",))
     repo = _text(row, "repo")
-    if not _REPO.match(repo):
+    if not is_repo(repo):
         raise row.fail("repo", f"{repo!r} is not owner/name")
     return FrameworkEntry(
         slug=_slug(row, "slug"),
         name=_text(row, "name"),
         repo=repo,
-        organization=_slug(row, "organization"),
-        license=_text(row, "license"),
-        language=_text(row, "language"),
-        default_branch=_text(row, "default_branch"),
-        first_commit_date=_iso_date(row, "first_commit_date"),
+        organization=_slug(row, "organization", nullable=True),
+        license=_text(row, "license", nullable=True),
+        language=_text(row, "language", nullable=True),
+        default_branch=_text(row, "default_branch", nullable=True),
+        first_commit_date=_iso_date(row, "first_commit_date", nullable=True),
         supports=_supports(row),
+        source=source,
     )
+
+
+def is_repo(text: str) -> bool:
+    """`owner/name` as GitHub spells repositories."""
+    return bool(_REPO.match(text)) and not text.endswith(".git")
+
+
+def framework_row(entry: FrameworkEntry) -> dict[str, Any]:
+    """The catalog row of an entry, as the frameworks files hold it (facts left out when unknown)."""
+    row: dict[str, Any] = {"slug": entry.slug, "name": entry.name, "repo": entry.repo}
+    row |= {field: getattr(entry, field) for field in FRAMEWORK_FACTS if getattr(entry, field) is not None}
+    if entry.supports:
+        row["supports"] = [{"method": m, "evidence": e} for m, e in entry.supports]
+    return row
 
 
 def _supports(row: _Row) -> tuple[tuple[str, str], ...]:
@@ -364,20 +393,40 @@ def _check_papers(methods: dict[str, MethodEntry], origins: dict[str, _Row]) -> 
             raise origins[slug].fail("paper_title", f"{method.arxiv_id} is titled {known!r} on another row")
 
 
-def _check_frameworks(
-    catalog: Catalog, origins: dict[str, _Row], org_names: dict[str, OrganizationEntry]
-) -> None:
+def _check_frameworks(catalog: Catalog, origins: dict[str, _Row]) -> None:
+    repos: dict[str, str] = {}
     for slug, framework in catalog.frameworks.items():
         row = origins[slug]
-        if framework.organization not in org_names:
+        if framework.organization is not None and framework.organization not in catalog.organizations:
             raise row.fail("organization", f"unknown organization {framework.organization!r}")
         for method, _ in framework.supports:
             if method not in catalog.methods:
                 raise row.fail("supports", f"unknown method {method!r}")
+        other = repos.setdefault(framework.repo.casefold(), slug)
+        if other != slug:
+            raise row.fail("repo", f"{framework.repo} is already the repository of {other!r}")
 
 
-def read_catalog(folder: Path | None = None) -> Catalog:
-    """Read and validate the catalog; the default is the packaged data folder."""
+def _check_user_frameworks(
+    shipped: Catalog, added: dict[str, FrameworkEntry], origins: dict[str, _Row]
+) -> None:
+    """A user's framework may not take a shipped framework's slug or repository, nor a slug that
+    the framework look-up would read as a shipped framework's name or repository."""
+    for slug, framework in added.items():
+        row = origins[slug]
+        if slug in shipped.frameworks:
+            taken = shipped.frameworks[slug]
+            raise row.fail(
+                "slug", f"{slug!r} is the slug of {taken.repo}, shipped with Uptake; choose another"
+            )
+        taken = shipped.find_framework(slug)  # a slug is looked up first, so it would shadow that one
+        if taken is not None and taken.repo.casefold() != framework.repo.casefold():
+            raise row.fail("slug", f"{slug!r} would be read as {taken.slug!r} ({taken.repo}); choose another")
+
+
+def read_catalog(folder: Path | None = None, user_frameworks: Path | None = None) -> Catalog:
+    """Read and validate the catalog; the default is the packaged data folder. `user_frameworks`
+    is a file of frameworks a user added (the same row format; absent means none)."""
     folder = Path(folder) if folder is not None else DATA_FOLDER
     organizations, _ = _entries(_read_rows(folder, ORGANIZATIONS_FILE), _organization)
     methods, method_rows = _entries(_read_rows(folder, METHODS_FILE), _method)
@@ -386,8 +435,16 @@ def read_catalog(folder: Path | None = None) -> Catalog:
     _check_aliases(methods, method_rows)
     _check_papers(methods, method_rows)
     catalog = Catalog(methods, frameworks, organizations)
-    _check_frameworks(catalog, framework_rows, organizations)
-    return catalog
+    _check_frameworks(catalog, framework_rows)
+    if user_frameworks is None or not Path(user_frameworks).exists():
+        return catalog
+    added, added_rows = _entries(
+        _read_file_rows(Path(user_frameworks)), lambda row: _framework(row, source="user")
+    )
+    _check_user_frameworks(catalog, added, added_rows)
+    merged = Catalog(methods, frameworks | added, organizations)
+    _check_frameworks(merged, framework_rows | added_rows)
+    return merged
 
 
 # --- records ----------------------------------------------------------------
@@ -436,30 +493,36 @@ def catalog_records(catalog: Catalog) -> Iterator[Record]:
                 f"{METHODS_FILE} {method.slug}",
             )
     for framework in catalog.frameworks.values():
-        origin = f"{FRAMEWORKS_FILE} {framework.slug}"
-        organization = catalog.organizations[framework.organization]
-        yield Node(
-            "Framework",
-            framework.slug,
-            {
-                "name": framework.name,
-                "repo": framework.repo,
-                "license": framework.license,
-                "language": framework.language,
-                "default_branch": framework.default_branch,
-                "first_commit_date": framework.first_commit_date,
-                "maintainer": organization.name,
-            },
-            origin,
-        )
+        yield from _framework_records(framework, catalog)
+
+
+def _framework_records(framework: FrameworkEntry, catalog: Catalog) -> Iterator[Record]:
+    """A framework's node, its maintainer (where stated) and the methods its docs say it supports."""
+    origin = f"{FRAMEWORKS_FILE if framework.source == 'shipped' else 'user frameworks'} {framework.slug}"
+    organization = catalog.organizations.get(framework.organization) if framework.organization else None
+    yield Node(
+        "Framework",
+        framework.slug,
+        {
+            "name": framework.name,
+            "repo": framework.repo,
+            "license": framework.license,
+            "language": framework.language,
+            "default_branch": framework.default_branch,
+            "first_commit_date": framework.first_commit_date,
+            "maintainer": organization.name if organization else None,
+        },
+        origin,
+    )
+    if organization is not None:
         yield Edge(
             "MAINTAINED_BY", ("Framework", framework.slug), ("Organization", organization.slug), {}, origin
         )
-        for method, path in framework.supports:
-            yield Edge(
-                "SUPPORTS",
-                ("Framework", framework.slug),
-                ("Method", method),
-                Evidence("framework-docs", path, None, "catalog", 1.0).props(),
-                origin,
-            )
+    for method, path in framework.supports:
+        yield Edge(
+            "SUPPORTS",
+            ("Framework", framework.slug),
+            ("Method", method),
+            Evidence("framework-docs", path, None, "catalog", 1.0).props(),
+            origin,
+        )

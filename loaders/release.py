@@ -14,10 +14,14 @@ the same facts from live repositories.
                     say its `implementation` (code or recipe) and whether it is `vendored`
     releases.jsonl  one tag per line
     heads.jsonl     one mined framework per line
+
+Each file may instead be stored gzipped (`commits.jsonl.gz`; `uptake release build --gzip`),
+which loading reads alike; a folder holding both spellings of one file is refused.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -84,8 +88,11 @@ _SORT_KEYS = {
 }
 
 
-def write_release(all_facts: Iterable[RepositoryFacts], folder: Path | None = None) -> dict[str, int]:
-    """Write (replace) the release files; sorted and byte-for-byte deterministic."""
+def write_release(
+    all_facts: Iterable[RepositoryFacts], folder: Path | None = None, *, compress: bool = False
+) -> dict[str, int]:
+    """Write (replace) the release files; sorted and byte-for-byte deterministic, gzipped with
+    `compress` (no name or time in the gzip header, so the bytes stay deterministic too)."""
     folder = Path(folder) if folder else DATA_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     merged: dict[str, list[dict[str, Any]]] = {name: [] for name in FILES}
@@ -96,11 +103,15 @@ def write_release(all_facts: Iterable[RepositoryFacts], folder: Path | None = No
     for name, rows in merged.items():
         keys = _SORT_KEYS[name]
         rows.sort(key=lambda r: tuple(str(r.get(k)) for k in keys))
-        tmp = folder / (name + ".tmp")
-        with tmp.open("w", encoding="utf-8") as out:
-            for row in rows:
-                out.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
-        tmp.replace(folder / name)  # a half-written file never replaces a good one
+        text = "".join(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n" for row in rows)
+        data = text.encode("utf-8")
+        final, other = (name + ".gz", name) if compress else (name, name + ".gz")
+        if compress:
+            data = gzip.compress(data, compresslevel=9, mtime=0)
+        tmp = folder / (final + ".tmp")
+        tmp.write_bytes(data)
+        tmp.replace(folder / final)  # a half-written file never replaces a good one
+        (folder / other).unlink(missing_ok=True)  # one spelling of each file, never a stale one
         counts[name] = len(rows)
     return counts
 
@@ -160,9 +171,7 @@ _COLUMNS: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
 
 def _rows(folder: Path, name: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, Any]]]:
     """Checked rows of one release file: no unknown field, every field of its type or null."""
-    path = folder / name
-    if not path.exists():
-        raise ReleaseError(path, "data release file not found; build it with `uptake release build`")
+    path = release_file(folder, name)
     columns = _COLUMNS[name]
     try:
         for number, row in json_objects(path):
@@ -179,6 +188,18 @@ def _rows(folder: Path, name: str, required: tuple[str, ...]) -> Iterator[tuple[
         raise
     except InputError as exc:
         raise ReleaseError(exc.source, exc.message, line=exc.line, field=exc.field) from None
+
+
+def release_file(folder: Path, name: str) -> Path:
+    """The file `name` of a release folder, as written plain or gzipped."""
+    plain, packed = folder / name, folder / (name + ".gz")
+    if plain.exists() and packed.exists():
+        raise ReleaseError(folder, f"holds both {name} and {name}.gz; keep one")
+    if packed.exists():
+        return packed
+    if not plain.exists():
+        raise ReleaseError(plain, "data release file not found; build it with `uptake release build`")
+    return plain
 
 
 def data_release_records(folder: Path | None = None) -> list[Record]:
@@ -227,7 +248,7 @@ def data_release_records(folder: Path | None = None) -> list[Record]:
             rid = release_ids.get((r["framework"], r["first_release"]))
             if rid is None:
                 raise ReleaseError(
-                    folder / "commits.jsonl",
+                    release_file(folder, "commits.jsonl"),
                     f"release {r['first_release']!r} is not in releases.jsonl",
                     line=n,
                     field="first_release",
@@ -236,7 +257,10 @@ def data_release_records(folder: Path | None = None) -> list[Record]:
     for n, r in _rows(folder, "links.jsonl", ("sha", "rel", "label", "key")):
         if r["sha"] not in framework_of:
             raise ReleaseError(
-                folder / "links.jsonl", f"commit {r['sha']} is not in commits.jsonl", line=n, field="sha"
+                release_file(folder, "links.jsonl"),
+                f"commit {r['sha']} is not in commits.jsonl",
+                line=n,
+                field="sha",
             )
         evidence = Evidence(
             r.get("source_kind"), r.get("location"), r.get("identifier"), r.get("rule"), r.get("confidence"),
@@ -256,7 +280,7 @@ def _incomplete_props(folder: Path, line: int, row: dict[str, Any]) -> dict[str,
     paths, count = row.get("missing_paths"), row.get("missing_files")
     if paths is None or count is None or count < len(paths):
         raise ReleaseError(
-            folder / "commits.jsonl",
+            release_file(folder, "commits.jsonl"),
             "an incomplete commit needs both missing_files and missing_paths (at most missing_files)",
             line=line,
             field="missing_files" if count is None or paths is not None else "missing_paths",

@@ -14,6 +14,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from ..graph.store import Store
+from ..loaders.catalog import Catalog
 from .arxiv import sync_papers_offline
 from .catalog import sync_catalog
 from .git import sync_fetched_histories
@@ -29,37 +30,46 @@ Progress = Callable[[str], AbstractContextManager[Callable[[int], None]]]
 @dataclass(frozen=True)
 class BuildStep:
     name: str
-    run: Callable[..., SyncReport]  # run(store, progress=advance)
+    run: Callable[..., SyncReport]  # run(store, progress=advance), plus catalog= where it reads one
     offline: bool = True  # runs without network
+    reads_catalog: bool = False  # takes the catalog (the shipped one with the user's frameworks)
+
+
+def _catalog_step(store: Store, progress=None, catalog: Catalog | None = None) -> SyncReport:
+    return sync_catalog(store, catalog=catalog)
 
 
 STEPS = (
-    BuildStep("catalog", lambda store, progress=None: sync_catalog(store)),
+    BuildStep("catalog", _catalog_step, reads_catalog=True),
     BuildStep("framework histories (data release)", sync_data_release),
     BuildStep("papers", sync_papers_offline),
     BuildStep("model reports", sync_reports),  # after papers: it reads their abstracts
-    BuildStep("contribution rules", sync_rules_offline),
-    BuildStep("github threads", sync_github_offline),
-    BuildStep("framework histories (fetched)", sync_fetched_histories, offline=False),
+    BuildStep("contribution rules", sync_rules_offline, reads_catalog=True),
+    BuildStep("github threads", sync_github_offline, reads_catalog=True),
+    BuildStep("framework histories (fetched)", sync_fetched_histories, offline=False, reads_catalog=True),
 )
 
 
 def run_build(
-    store: Store, *, offline: bool = True, progress: Progress | None = None
+    store: Store, *, offline: bool = True, progress: Progress | None = None, catalog: Catalog | None = None
 ) -> Iterator[SyncReport]:
-    """Run each step in order, yielding its report as soon as it is done."""
+    """Run each step in order, yielding its report as soon as it is done. `catalog` is the one the
+    steps read (default: the shipped one); pass the store's to include the user's frameworks."""
     for step in STEPS:
         if offline and not step.offline:
             yield SyncReport(step.name, skipped=["needs network; run `uptake update`"])
             continue
         try:
-            yield _run_step(step, store, progress)
+            yield _run_step(step, store, progress, catalog)
         except FileNotFoundError as exc:
             yield SyncReport(step.name, skipped=[str(exc)])
 
 
-def _run_step(step: BuildStep, store: Store, progress: Progress | None) -> SyncReport:
+def _run_step(
+    step: BuildStep, store: Store, progress: Progress | None, catalog: Catalog | None
+) -> SyncReport:
+    extra = {"catalog": catalog} if step.reads_catalog else {}
     if progress is None:
-        return step.run(store, progress=None)
+        return step.run(store, progress=None, **extra)
     with progress(step.name) as advance:
-        return step.run(store, progress=advance)
+        return step.run(store, progress=advance, **extra)

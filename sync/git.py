@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..graph.store import Store
-from ..loaders.catalog import read_catalog
+from ..loaders.catalog import Catalog, read_catalog
 from ..loaders.git import MinedState, MineResult, history_rewritten, mine_framework
 from ..loaders.repository import GitError, clone_or_fetch
 from .report import SyncReport
@@ -73,10 +73,11 @@ def sync_fetched_histories(
     *,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
+    catalog: Catalog | None = None,
 ) -> SyncReport:
     """The online build step: fetch every catalog framework (network) and mine its new commits;
     a framework that cannot be fetched is skipped with the reason."""
-    catalog = read_catalog()
+    catalog = catalog or read_catalog()
     methods = list(catalog.methods.values())
     report = SyncReport("framework histories (fetched)")
     for entry in frameworks if frameworks is not None else catalog.frameworks.values():

@@ -11,7 +11,7 @@ from typing import Any
 from ..graph.records import Node, Record
 from ..graph.store import Store
 from ..loaders.cache import github_cache_folder
-from ..loaders.catalog import read_catalog
+from ..loaders.catalog import Catalog, read_catalog
 from ..loaders.github import (
     DEFAULT_API_URL,
     FetchReport,
@@ -123,10 +123,12 @@ def _write_unwritten(
     client.cache.save_state(unwritten=[])
 
 
-def sync_github_offline(store: Store, progress: Callable[[int], None] | None = None) -> SyncReport:
+def sync_github_offline(
+    store: Store, progress: Callable[[int], None] | None = None, catalog: Catalog | None = None
+) -> SyncReport:
     """Build step: threads from earlier fetches in the local cache; no token or network needed.
     Every catalog framework whose cache folder exists is (re)linked from it."""
-    catalog = read_catalog()
+    catalog = catalog or read_catalog()
     report = SyncReport("github threads")
     missing = []
     for slug, entry in catalog.frameworks.items():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..graph.store import Store
 from ..loaders.cache import clone_path, clones_dir
-from ..loaders.catalog import read_catalog
+from ..loaders.catalog import Catalog, read_catalog
 from ..loaders.rules import GitTree, rule_records
 from .report import SyncReport
 
@@ -19,11 +19,13 @@ def sync_rules(store: Store, framework: str, git_dir: Path, rev: str = "HEAD") -
     return report
 
 
-def sync_rules_offline(store: Store, progress: Callable[[int], None] | None = None) -> SyncReport:
+def sync_rules_offline(
+    store: Store, progress: Callable[[int], None] | None = None, catalog: Catalog | None = None
+) -> SyncReport:
     """Build step: rules of every catalog framework whose clone is already on disk; no network."""
     report = SyncReport("contribution rules")
     missing = []
-    for slug, entry in read_catalog().frameworks.items():
+    for slug, entry in (catalog or read_catalog()).frameworks.items():
         git_dir = clone_path(entry.repo)
         if not git_dir.exists():
             missing.append(slug)

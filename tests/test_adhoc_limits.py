@@ -116,7 +116,44 @@ def test_a_query_waits_for_a_free_worker_and_gives_up_naming_why(target, monkeyp
     slots = threading.BoundedSemaphore(1)
     monkeypatch.setattr(adhoc, "_WORKER_SLOTS", slots)
     slots.acquire()  # the only worker is busy
-    with pytest.raises(adhoc.WorkerFailed, match="stayed busy for 0.2 s"):
+    with pytest.raises(adhoc.WorkersBusy, match="stayed busy for 0.2 s"):
         adhoc.run_adhoc(target, "RETURN 1 AS one", {}, limits=AdhocLimits(timeout=0.2))
     slots.release()
     assert adhoc.run_adhoc(target, "RETURN 1 AS one", {}, limits=AdhocLimits(timeout=5)).rows == [{"one": 1}]
+
+
+def test_a_spare_worker_serves_the_next_statement_and_is_replaced(target):
+    from uptake.graph import adhoc
+
+    memory = AdhocLimits().memory_bytes
+    adhoc.prestart_worker(memory)
+    spare = adhoc._SPARES._idle[memory]
+    try:
+        rows = adhoc.run_adhoc(target, "RETURN 2 AS two", {}, limits=AdhocLimits(), keep_spare=True).rows
+        assert rows == [{"two": 2}]
+        assert spare.poll() is not None  # it served that statement and exited
+        replacement = adhoc._SPARES._idle[memory]
+        assert replacement is not spare and replacement.poll() is None
+    finally:
+        adhoc.stop_spare_workers()
+    assert replacement.returncode == 0 and not adhoc._SPARES._idle  # an unused spare exits cleanly
+
+
+def test_http_answers_503_with_retry_after_while_every_worker_is_busy(target, monkeypatch):
+    import threading
+
+    from fastapi.testclient import TestClient
+    from uptake.api.http.app import create_app
+    from uptake.api.http.settings import ApiSettings
+    from uptake.graph import adhoc
+
+    slots = threading.BoundedSemaphore(1)
+    monkeypatch.setattr(adhoc, "_WORKER_SLOTS", slots)
+    with TestClient(create_app(target, ApiSettings(refresh_interval=0, connect_attempts=1))) as client:
+        slots.acquire()
+        busy = client.post("/cypher", json={"statement": "RETURN 1 AS one", "timeout": 0.2})
+        slots.release()
+        assert busy.status_code == 503 and busy.headers["retry-after"] == "1"
+        assert busy.json()["error"]["code"] == "workers_busy"
+        free = client.post("/cypher", json={"statement": "RETURN 1 AS one"})
+        assert free.status_code == 200 and free.json()["data"] == [{"one": 1}]

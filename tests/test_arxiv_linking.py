@@ -124,3 +124,83 @@ def test_organisations_in_affiliations():
         ["ByteDance Seed, Beijing", "Nvidia Corporation", "Metallurgy Dept., Some University"]
     )
     assert [(o.slug, o.words) for o in found] == [("bytedance", "ByteDance"), ("nvidia", "Nvidia")]
+
+
+CASE_METHODS = [
+    method("vapo", "VAPO", ("VAPO", "vapo"), "2504.05118"),
+    method("remax", "ReMax", ("ReMax", "remax"), "2310.10505"),
+    method("reinforce-pp", "REINFORCE++", ("REINFORCE++",), "2501.03262"),
+    method("sdpo", "SDPO", ("SDPO", "sdpo"), "2601.20802"),
+    method("apo", "APO", ("apo_zero",), "2408.06266"),
+]
+CASE_FINDER = ProposalFinder(CASE_METHODS)
+
+
+def _named(title: str, arxiv_id: str | None = None) -> list[tuple[str, bool, str]]:
+    return [(p.slug, p.known, p.kind) for p in CASE_FINDER.find(arxiv_id, title)]
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("Vapo: Value-Based Augmented Proximal Policy Optimization", [("vapo", True, "method")]),
+        ("Remax: A Simple and Efficient Method for Aligning Models", [("remax", True, "method")]),
+        ("Reinforce++: A Simple and Efficient Approach", [("reinforce-pp", True, "method")]),
+        # a lower-case prefix is part of the name: sDPO is not the catalog's SDPO
+        ("sDPO: Don't Use Your Data All at Once", [("s-dpo", False, "method")]),
+        ("Seed-grpo: Semantic Entropy Enhanced GRPO", [("seed-grpo", False, "method")]),
+    ],
+)
+def test_case_and_spelling_variants_are_one_name_but_a_case_prefix_is_another(title, expected):
+    assert _named(title) == expected
+
+
+def test_the_arxiv_id_says_when_a_case_variant_is_the_catalog_method():
+    found = CASE_FINDER.find("2601.20802", "sDPO: Self-Distillation Policy Optimization")
+    assert [(p.slug, p.rule) for p in found] == [("sdpo", "catalog-arxiv-id")]
+
+
+def test_a_catalog_acronym_proposed_under_another_arxiv_id_is_another_method():
+    found = CASE_FINDER.find("2506.00001", "APO: Reasoning via Asymmetric Policy Optimization")
+    assert [(p.slug, p.known, p.long_name) for p in found] == [
+        ("asymmetric-policy-optimization", False, "Asymmetric Policy Optimization")
+    ]
+
+
+def test_several_names_and_spelled_out_names_in_one_title():
+    assert [p.slug for p in CASE_FINDER.find(None, "Clip-Low and Clip-High: Two Rules for Entropy")] == [
+        "clip-low",
+        "clip-high",
+    ]
+    spelled = CASE_FINDER.find(None, "Group Expectation Policy Optimization for Stable RL in LLMs")
+    assert [(p.name, p.rule) for p in spelled] == [
+        ("Group Expectation Policy Optimization", "title-long-name")
+    ]
+    # the sentence around a name is not part of it, and baselines spelled out are not proposals
+    assert CASE_FINDER.find(None, "Beyond Proximal Clipping: A Study") == []
+    assert CASE_FINDER.find(None, "Group Relative Policy Optimization for Code") == []
+
+
+@pytest.mark.parametrize(
+    ("title", "kind"),
+    [
+        ("InfiGUI-G1: Advancing GUI Grounding with Adaptive Exploration", "model"),
+        ("R1-Reward: Training a Multimodal Reward Model", "model"),
+        ("VerIPO: A Long Reasoning Video Model with Iterative Training", "not-method"),
+        ("ProcessBench: Identifying Process Errors", "benchmark"),
+    ],
+)
+def test_names_of_models_and_benchmarks_are_not_methods(title, kind):
+    assert [p.kind for p in CASE_FINDER.find(None, title)] == [kind]
+
+
+def test_a_new_method_node_needs_a_training_method_and_a_general_method_paper():
+    from uptake.loaders.link.proposals import creates_method
+    from uptake.loaders.link.screening import screen_paper
+
+    def nodes(title: str) -> list[str]:
+        return [p.slug for p in CASE_FINDER.find(None, title) if creates_method(p, screen_paper(title))]
+
+    assert nodes("TreeRPO: Tree Relative Policy Optimization for LLM Reasoning") == ["treerpo"]
+    assert nodes("MiroMind-M1: Math Reasoning via Context-Aware Multi-Stage Policy Optimization") == []
+    assert nodes("FlowPO: Reinforcement Learning for Text-to-Image Flow Models") == []  # not a language model

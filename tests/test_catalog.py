@@ -303,3 +303,50 @@ def test_malformed_catalog_leaves_a_loaded_graph_unchanged(store, tmp_path):
     assert store.counts() == before
     name = store.read("MATCH (m:Method {slug: $s}) RETURN m.name AS n", {"s": first["slug"]})
     assert name == [{"n": read_catalog().methods[first["slug"]].name}]
+
+
+def test_unknown_facts_are_null_and_draw_no_maintainer(tmp_path):
+    unknown = changed(FRAMEWORKS, 0, organization=None, license=None, first_commit_date=None, supports=_DROP)
+    catalog = read_catalog(write_catalog(tmp_path / "c", frameworks=unknown))
+    records = list(catalog_records(catalog))
+    framework = next(r for r in records if getattr(r, "label", None) == "Framework")
+    assert framework.props["license"] is None and framework.props["maintainer"] is None
+    assert not [r for r in records if getattr(r, "type", None) in ("MAINTAINED_BY", "SUPPORTS")]
+    dropped = changed(FRAMEWORKS, 0, license=_DROP)  # the shipped file spells every fact out
+    with pytest.raises(CatalogError, match=r"frameworks\.jsonl:1: field 'license': missing"):
+        read_catalog(write_catalog(tmp_path / "d", frameworks=dropped))
+
+
+def test_the_five_added_frameworks_ship_with_their_checked_facts():
+    catalog = read_catalog()
+    facts = {
+        slug: (f.repo, f.license, f.first_commit_date, f.organization)
+        for slug, f in catalog.frameworks.items()
+        if slug in ("ms-swift", "axolotl", "trinity-rft", "art", "rllm")
+    }
+    assert facts == {
+        "ms-swift": ("modelscope/ms-swift", "Apache-2.0", "2023-08-01T23:06:40+08:00", "modelscope"),
+        "axolotl": ("axolotl-ai-cloud/axolotl", "Apache-2.0", "2023-04-13T17:49:54-04:00", "axolotl-ai"),
+        "trinity-rft": ("modelscope/Trinity-RFT", None, None, "modelscope"),  # no copy to check against
+        "art": ("OpenPipe/ART", "Apache-2.0", "2025-03-10T12:25:48-06:00", "openpipe"),
+        "rllm": ("rllm-org/rllm", "Apache-2.0", "2025-01-10T22:21:10-08:00", "rllm"),
+    }
+    assert not catalog.frameworks["trinity-rft"].supports
+
+
+def test_a_user_framework_file_may_not_reuse_a_shipped_repository(tmp_path):
+    user = tmp_path / "mine.jsonl"
+    user.write_text(json.dumps({"slug": "my-trl", "name": "Mine", "repo": "huggingface/trl"}) + "\n")
+    with pytest.raises(
+        CatalogError, match=rf"{user}:1: field 'repo': huggingface/trl is already the repository"
+    ):
+        read_catalog(user_frameworks=user)
+    user.write_text(
+        json.dumps({"slug": "kit", "name": "Kit", "repo": "acme/kit", "organization": "acme"}) + "\n"
+    )
+    with pytest.raises(CatalogError, match=rf"{user}:1: field 'organization': unknown organization 'acme'"):
+        read_catalog(user_frameworks=user)
+    user.write_text(
+        json.dumps({"slug": "kit", "name": "Kit", "repo": "acme/kit", "organization": "nvidia"}) + "\n"
+    )
+    assert read_catalog(user_frameworks=user).frameworks["kit"].source == "user"

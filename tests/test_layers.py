@@ -28,6 +28,7 @@ ALLOWED = {
     ("api/cli/serve.py", "uptake.api.http.app"),
     ("api/cli/serve.py", "uptake.api.http.app.ApiError"),
     ("api/cli/serve.py", "uptake.api.http.app.create_app"),
+    ("api/cli/serve.py", "uptake.api.http.app.share_with_workers"),
     ("api/cli/serve.py", "uptake.api.http.settings"),
     ("api/cli/serve.py", "uptake.api.http.settings.ApiSettings"),
 }

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import json
+import re
 
 import pytest
 from git_history import METHODS, crafted_history
@@ -72,3 +74,46 @@ def test_a_malformed_release_writes_nothing(release, store):
     (folder / "releases.jsonl").unlink()
     with pytest.raises(ReleaseError, match="releases.jsonl"):
         sync_data_release(store, folder)
+
+
+def test_a_gzipped_release_loads_like_the_plain_one(release, tmp_path, store):
+    folder, shas, counts = release
+    facts = mine_repository("fw", tmp_path / "fw", METHODS, workers=1)
+    packed = tmp_path / "packed"
+    write_release([facts], packed, compress=True)
+    assert sorted(p.name for p in packed.iterdir()) == sorted(name + ".gz" for name in FILES)
+    for name in FILES:
+        assert gzip.decompress((packed / (name + ".gz")).read_bytes()) == (folder / name).read_bytes()
+    before = {p.name: p.read_bytes() for p in packed.iterdir()}
+    write_release([facts], packed, compress=True)
+    assert {p.name: p.read_bytes() for p in packed.iterdir()} == before  # deterministic bytes
+    store.write([Node("Method", "grpo", {"arxiv_id": "2402.03300"})])
+    sync_data_release(store, packed)
+    rows = run_query(store, "paper-implementations", {"arxiv_id": "2402.03300"}).rows
+    assert [(r["framework"], r["commit"]) for r in rows] == [("fw", shas["grpo"])]
+    (packed / "links.jsonl").write_bytes((folder / "links.jsonl").read_bytes())
+    with pytest.raises(ReleaseError, match=r"holds both links.jsonl and links.jsonl.gz"):
+        sync_data_release(store, packed)
+    write_release([facts], packed)  # plain again: no stale .gz left behind
+    assert sorted(p.name for p in packed.iterdir()) == sorted(FILES)
+
+
+def test_release_build_skips_a_framework_without_a_mirror(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+    from uptake.api.cli import app
+    from uptake.loaders.catalog import read_catalog
+
+    catalog = read_catalog()
+    mirrors = tmp_path / "mirrors"
+    repo, _ = crafted_history(mirrors / catalog.frameworks["trl"].repo.replace("/", "+") / "repo")
+    out = tmp_path / "out"
+    args = ["release", "build", "--mirrors", str(mirrors), "--out", str(out), "--workers", "1"]
+    result = CliRunner().invoke(app, args + ["--framework", "trl", "--framework", "verl"])
+    assert result.exit_code == 1 and "verl: no copy of volcengine/verl under" in result.output
+    assert not out.exists()  # named on the command line and missing: an error, nothing written
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^trl: \d+ commits mined$", result.output, re.M), result.output
+    assert "verl: skipped, not in this release: no copy of volcengine/verl" in result.output
+    heads = [json.loads(line)["framework"] for line in (out / "heads.jsonl").read_text().splitlines()]
+    assert heads == ["trl"]

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from uptake.loaders.link import screening
 from uptake.loaders.link.screening import GENERAL_THRESHOLD, screen_paper
 
 LABELLED = Path(__file__).parent / "data" / "screening_labelled.jsonl"
@@ -128,3 +129,20 @@ def test_a_mention_of_what_a_method_does_without_is_not_held_against_it():
     )
     assert not any(h.side == "reward-model" for h in with_negation.hits)
     assert with_negation.is_general_method
+
+
+def test_a_title_model_when_shipped_decides_title_only_input_and_says_why():
+    from uptake.loaders.link.title_model import TitleModel
+
+    title = "Magistral"  # a model report: no RL or LM word the rules can read
+    rules = screening.screen_by_rules(title)
+    assert not rules.is_rl_llm
+    model = TitleModel(
+        {"rl_llm": {"bias": 2.0}, "general": {"bias": -2.0, "decided-rl-llm": 1.0}},
+        {"rl_llm": 0.6, "general": 0.6},
+    )
+    decided = screening._with_title_model(rules, title, model)
+    reasons = json.loads(decided.reasons())
+    assert decided.is_rl_llm and not decided.is_general_method and decided.kind == "other-rl-llm"
+    assert reasons["input"] == "title" and reasons["model"]["rl_llm"] > 0.6
+    assert reasons["model"]["thresholds"] == {"rl_llm": 0.6, "general": 0.6}

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from . import arxiv, build, db, export, git, github, query, serve
+from . import arxiv, build, db, export, framework, git, github, query, serve
 from .errors import UserErrorsAsOneLine, fail
 from .options import connect
 
@@ -34,7 +34,7 @@ def _global_options(
     """Uptake: how RL post-training methods travel from papers into frameworks."""
 
 
-for group in (db, build, query, git, arxiv, github, serve, export):
+for group in (db, build, framework, query, git, arxiv, github, serve, export):
     group.register(app, load_app, connect, fail)
 
 

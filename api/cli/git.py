@@ -56,7 +56,9 @@ def register(app, load_app, connect, fail) -> None:
 
     @load_app.command("git")
     def load_git(
-        framework: Annotated[str, typer.Option("--framework", help="a catalog framework slug, e.g. trl")],
+        framework: Annotated[
+            str, typer.Option("--framework", help="a framework's slug, e.g. trl, or one you added")
+        ],
         repo: Annotated[
             Path | None,
             typer.Option("--repo", help="a local clone or bare repository; default: clone or fetch"),
@@ -72,7 +74,7 @@ def register(app, load_app, connect, fail) -> None:
         ] = False,
     ) -> None:
         """Mine one framework's git history (new commits only after the first run)."""
-        catalog = read_catalog_or_fail(fail)
+        catalog = read_catalog_or_fail(fail, store)
         entry = framework_entry(catalog, framework, fail)
         with connect(store) as s:
             _mine(s, entry, repo, catalog, workers, fail, unshallow, strict)
@@ -83,8 +85,9 @@ def register(app, load_app, connect, fail) -> None:
         framework: FrameworksOption = None,
         workers: WorkersOption = None,
     ) -> None:
-        """Fetch every catalog framework, mine new commits and link them (incremental)."""
-        catalog = read_catalog_or_fail(fail)
+        """Fetch every catalog framework and every one added with `uptake framework add`, mine new
+        commits and link them (incremental)."""
+        catalog = read_catalog_or_fail(fail, store)
         entries = _selected(catalog, framework, fail)
         with connect(store) as s:
             for entry in entries:
@@ -108,28 +111,41 @@ def register(app, load_app, connect, fail) -> None:
         out: Annotated[Path | None, typer.Option("--out", help="release folder; default data/git")] = None,
         framework: FrameworksOption = None,
         workers: WorkersOption = None,
+        compress: Annotated[
+            bool, typer.Option("--gzip", help="write each file gzipped (FILE.jsonl.gz); loading reads either")
+        ] = False,
     ) -> None:
-        """Mine every catalog framework's full history and write the data release files."""
+        """Mine every shipped framework's full history and write the data release files; a framework
+        whose copy is not in --mirrors is skipped with a line saying so."""
         from ...loaders.git import mine_repository
         from ...loaders.release import find_repository, write_release
         from ...loaders.repository import GitError, clone_or_fetch
 
-        catalog = read_catalog_or_fail(fail)
+        catalog = read_catalog_or_fail(fail, shipped_only=True)  # the release is of shipped frameworks
         entries = _selected(catalog, framework, fail)
         methods = list(catalog.methods.values())
         facts = []
         for entry in entries:
             try:
                 path = find_repository(mirrors, entry.repo) if mirrors else clone_or_fetch(entry.repo)
-                facts.append(
-                    mine_repository(entry.slug, path, methods, workers, catalog.vendored_packages(entry.slug))
-                )
-            except (GitError, FileNotFoundError) as exc:
+            except FileNotFoundError as exc:
+                if framework:  # named on the command line: its absence is an error
+                    fail(f"{entry.slug}: {exc}")
+                typer.echo(f"{entry.slug}: skipped, not in this release: {exc}", err=True)
+                continue
+            except GitError as exc:
+                fail(f"{entry.slug}: {exc}")
+            try:
+                vendored = catalog.vendored_packages(entry.slug)
+                facts.append(mine_repository(entry.slug, path, methods, workers, vendored))
+            except GitError as exc:
                 fail(f"{entry.slug}: {exc}")
             typer.echo(
                 f"{entry.slug}: {len(facts[-1].commits)} commits mined{facts[-1].incomplete_note()}", err=True
             )
-        counts = write_release(facts, out)
+        if not facts:
+            fail("no framework's repository was found; nothing written")
+        counts = write_release(facts, out, compress=compress)
         typer.echo(", ".join(f"{name}: {n}" for name, n in counts.items()))
 
     @release_app.command("load")

@@ -13,9 +13,9 @@ from .options import StoreOption, framework_entry, read_catalog_or_fail
 EXIT_RESUME_LATER = 75
 
 
-def _framework(name: str, repo: str | None, fail):
+def _framework(name: str, repo: str | None, store: str | None, fail):
     """(slug, owner/name, methods) from the catalog; --repo names a repository outside it."""
-    catalog = read_catalog_or_fail(fail)
+    catalog = read_catalog_or_fail(fail, store)
     methods = list(catalog.methods.values())
     if repo is not None and catalog.find_framework(name) is None:
         return name, repo, methods
@@ -55,7 +55,7 @@ def register(app, load_app, connect, fail) -> None:
         from ...sync.github import sync_github
         from .display import print_report, progress_bar
 
-        slug, full_name, methods = _framework(framework, repo, fail)
+        slug, full_name, methods = _framework(framework, repo, store, fail)
         with connect(store) as s, progress_bar(f"github {full_name}") as advance:
             try:
                 result = sync_github(
@@ -96,7 +96,7 @@ def register(app, load_app, connect, fail) -> None:
         from ...sync.rules import sync_rules
         from .display import print_report
 
-        slug, full_name, _ = _framework(framework, repo, fail)
+        slug, full_name, _ = _framework(framework, repo, store, fail)
         git_dir = git or clone_path(full_name)
         if not git_dir.exists():
             fail(f"no clone of {full_name} at {git_dir}; run `uptake load git` first or pass --git")

@@ -23,14 +23,18 @@ StoreOption = Annotated[
 FormatOption = Annotated[str, typer.Option("--format", "-f", help="table, json or csv")]
 
 
-def read_catalog_or_fail(fail: Callable[[str], NoReturn]):
-    """The shipped catalog, or the CLI's error naming the bad row."""
+def read_catalog_or_fail(
+    fail: Callable[[str], NoReturn], store: str | None = None, *, shipped_only: bool = False
+):
+    """The catalog a command works with: the shipped one and the frameworks the user added to the
+    store (`uptake framework add`), or the CLI's error naming the bad row."""
     from ...loaders.catalog import CatalogError, read_catalog
+    from ...sync.frameworks import store_catalog
 
     try:
-        return read_catalog()
+        return read_catalog() if shipped_only else store_catalog(store)
     except CatalogError as exc:
-        fail(f"cannot read the method catalog: {exc}")
+        fail(f"cannot read the catalog: {exc}")
 
 
 def framework_entry(catalog, name: str, fail: Callable[[str], NoReturn]):

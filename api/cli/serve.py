@@ -19,12 +19,21 @@ def register(app, load_app, connect, fail) -> None:
         store: StoreOption = None,
         host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
         port: Annotated[int, typer.Option(help="TCP port")] = 8000,
+        workers: Annotated[
+            int,
+            typer.Option(
+                min=1,
+                max=64,
+                envvar="UPTAKE_WORKERS",
+                help="server processes (reads run in parallel across them)",
+            ),
+        ] = 1,
         log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
     ) -> None:
         """Serve the HTTP API (stored queries, resources, read-only Cypher) over the store."""
         import uvicorn
 
-        from ..http.app import ApiError, create_app
+        from ..http.app import ApiError, create_app, share_with_workers
         from ..http.settings import ApiSettings
 
         settings = ApiSettings()
@@ -36,7 +45,17 @@ def register(app, load_app, connect, fail) -> None:
         except ApiError as exc:
             fail(exc.message)
         typer.echo(f"serving {api.state.holder.target} on http://{host}:{port} (OpenAPI at /docs)")
-        uvicorn.run(api, host=host, port=port, log_level=log_level)
+        if workers == 1:
+            uvicorn.run(api, host=host, port=port, log_level=log_level)
+            return
+        # Each process builds its own app from the environment; the checked one above is set aside.
+        api.state.holder.close()
+        share_with_workers(api)
+        factory = "uptake.api.http.app:create_app"
+        try:
+            uvicorn.run(factory, factory=True, workers=workers, host=host, port=port, log_level=log_level)
+        finally:
+            api.state.jobs.close()
 
     @app.command("report")
     def report(
@@ -85,3 +104,4 @@ def _date(value: str | None, option: str) -> dt.date | None:
         return dt.date.fromisoformat(value)
     except ValueError:
         raise ValueError(f"{option} must be a date YYYY-MM-DD, got {value!r}") from None
+

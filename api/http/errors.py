@@ -23,9 +23,12 @@ _METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str, detail: Any = None):
+    def __init__(
+        self, status: int, code: str, message: str, detail: Any = None, headers: dict[str, str] | None = None
+    ):
         super().__init__(message)
         self.status, self.code, self.message, self.detail = status, code, message, detail
+        self.headers = headers
 
 
 def error_response(
@@ -49,7 +52,7 @@ def allowed_methods(request: Request) -> list[str]:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return error_response(exc.status, exc.code, exc.message, exc.detail)
+        return error_response(exc.status, exc.code, exc.message, exc.detail, exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:

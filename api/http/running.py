@@ -6,7 +6,7 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from ...graph.adhoc import AdhocLimits, WorkerFailed, run_adhoc
+from ...graph.adhoc import AdhocLimits, WorkerFailed, WorkersBusy, run_adhoc
 from ...graph.cypher_guard import StatementRefused
 from ...graph.store import QueryTimeout, ReadOnlyError, StoreError
 from ...queries import QueryError, StoredQuery
@@ -46,9 +46,11 @@ def read_ad_hoc(
     with store_errors(seconds, ad_hoc=True):
         try:
             limits = AdhocLimits.from_env(timeout=seconds, max_rows=settings.max_rows)
-            result = run_adhoc(holder.target, cypher, params, limits=limits)
+            result = run_adhoc(holder.target, cypher, params, limits=limits, keep_spare=True)
         except StatementRefused as exc:
             raise ApiError(403, "statement_refused", str(exc)) from None
+        except WorkersBusy as exc:
+            raise ApiError(503, "workers_busy", str(exc), headers={"Retry-After": "1"}) from None
         except WorkerFailed as exc:
             raise ApiError(422, "query_stopped", str(exc)) from None
     return result.rows, result.truncated

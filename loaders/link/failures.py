@@ -12,7 +12,8 @@ The whole thread is read: title, body, human comments (`classify_thread`) and
 labels. CJK text is tokenised first (`tokenised`: a space between CJK and
 Latin runs) so `kl变为Nan` and `ppo训练` match. Symptoms run from specific
 (KL blow-up, NaN, entropy or reward collapse, values stuck at zero or
-constant, OOM, hangs and timeouts, divergence, regressions) to generic
+constant, OOM, hangs and timeouts, divergence, regressions, install and version
+conflicts) to generic
 (`wrong-result`, `crash` for tracebacks, named error classes and "fails",
 and `malfunction` for a fix title, a `bug` label or a bare "bug"/"issue");
 the main symptom is the most specific one, the title's before the body's.
@@ -131,6 +132,11 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
             "value-becomes-zero-cjk",
             rf"\b{_VALUES}\w*\s*(?:突然|一直|始终)?(?:变为|变成|为|是|等于)\s*0(?![\d.])",
         ),
+        # "reward到一定step之后不上涨": a value that stops rising or falling, said in Chinese
+        (
+            "value-stalls-cjk",
+            rf"\b{_VALUES}\w*[^。.\n]{{0,30}}?(?:不(?:再)?(?:上涨|增长|增加|提升|下降|降低|变化|变)|没有?(?:上涨|增长|提升|变化))",
+        ),
         (
             "not-converging",
             r"\b(?:(?:does ?n[o']t|did ?n[o']t|not|never|fail\w* to|won'?t|can ?not|can't) converg\w*|"
@@ -201,7 +207,25 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
             r"(?:in|with|on|before) v?\d+\.\d+",
         ),
     ),
+    "install": (
+        (
+            "version-question",
+            r"\bwhich (?:\w+[ -])?versions? (?:of \w+ )?(?:for|to|should|do|does|is|works?|with)\b|"
+            r"\bversion (?:conflicts?|mismatch\w*|incompatib\w*)|\bincompatib\w*|"
+            r"\bdependency (?:conflicts?|issues?)\b",
+        ),
+        (
+            "install-fails",
+            r"\b(?:install\w*|pip|uv|docker image|setup) (?:\w+ )?(?:fails?|failed|failure|errors?)\b|"
+            r"\b(?:can ?not|can't|unable to|fail\w* to) install\b",
+        ),
+    ),
     "wrong-result": (
+        (
+            "metric-debug",
+            r"\b(?:accuracy|rewards?|loss|scores?|eval\w*|metrics?)\b "
+            r"(?:\w+ )?(?:debug\w*|gap|discrepanc\w*)\b",
+        ),
         (
             "wrong-output",
             r"\b(?:wrong|incorrect\w*|corrupt\w*|garbled|gibberish|silently \w+)\b|乱码|[!！?？]{5,}",
@@ -233,7 +257,11 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
             r"illegal memory access|race condition)\b(?! messages?\b)|报错|错误|出错|异常|崩溃|吐核|例外",
         ),
         ("fails", r"\bfail(?:s|ed|ing|ures?)?\b|失败"),
-        ("crashes", r"\b(?:crash\w*|killed|aborts?|aborted|dies|died)\b"),
+        ("crashes", r"\b(?:crash\w*|killed|aborts?|aborted|dies|died)\b|中断"),
+        (
+            "unexpected-exit",
+            r"\b(?:strange|unexpected|random|sudden|silent)\w* (?:kill|exit|termination|death)s?\b",
+        ),
         (
             "stops",
             r"\b(?:training|run|job|process|worker|rollout|generation)s? (?:stops?|stopped|exits?|exited|"
@@ -277,7 +305,7 @@ SYMPTOM_TRIGGERS: dict[str, tuple[str, ...]] = {
     "reward-collapse": ("collaps", "drop", "to zero", "to 0"),
     "stuck-values": (
         *("0", "zero", "constant", "flat", "stuck", "stay", "remain", "always", "unchanged"),
-        *("oscillat", "fluctuat", "not", "n't", "never", "converg", "不收敛"),
+        *("oscillat", "fluctuat", "not", "n't", "never", "converg", "不收敛", "不", "没"),
     ),
     "oom": ("memory", "oom", "显存", "内存"),
     "hang": (
@@ -293,7 +321,9 @@ SYMPTOM_TRIGGERS: dict[str, tuple[str, ...]] = {
         *("drop", "regress", "degrad", "worse", "decreas", "halved", "slow", "lower than", "reproduce"),
     ),
     "wrong-after-upgrade": ("after ", "since ", "worked", "works", "was fine", "was working"),
+    "install": ("version", "incompatib", "dependency", "install", "pip", "uv", "docker", "setup"),
     "wrong-result": (
+        *("debug", "gap", "discrepanc"),
         *("wrong", "incorrect", "corrupt", "garbled", "gibberish", "silently", "correctly", "properly"),
         *(" not ", "n't", "stopped", "no longer", "return", "broken", "breaks", "unexpected", "abnormal"),
         *("anomal", "inconsistent", "unstable", "repeat", "!!!!!", "！！", "???", "？？", "乱码", "不对"),
@@ -312,7 +342,7 @@ SYMPTOM_TRIGGERS: dict[str, tuple[str, ...]] = {
         ),
         *("illegal memory", "race condition", "fail", "crash", "killed", "abort", "dies", "died", "stop"),
         *("exit", "terminat", "quit", "unable", "not ", "cannot", "can't", "could", "service unavailable"),
-        *("报错", "错误", "出错", "异常", "崩溃", "吐核", "例外", "失败"),
+        *("报错", "错误", "出错", "异常", "崩溃", "吐核", "例外", "失败", "中断", "kill"),
     ),
     "malfunction": ("bug", "issue"),
 }
@@ -360,6 +390,9 @@ _PACKAGING = re.compile(
     r"build(?:ing)? (?:the )?wheels?|compil(?:e|er|ing)|CI|unit tests?)\b",
     re.IGNORECASE,
 )
+_BUILDING = re.compile(
+    r"\b(?:build(?:ing)? (?:the )?wheels?|compil(?:e|er|ing)|CI|unit tests?)\b", re.IGNORECASE
+)
 _DOCS = re.compile(r"\b(?:docs?|documentation|readme|typos?|links?|docstrings?)\b", re.IGNORECASE)
 _BUG_LABEL = re.compile(r"\b(?:bug|crash|regression|defect)\b", re.IGNORECASE)
 # Symptoms that count only in text about training (the others are failures of any run).
@@ -384,7 +417,7 @@ _EXPERIENCED = re.compile(
 _TRAINING = re.compile(
     r"\b(?:train\w*|rollout\w*|steps?|epochs?|loss|rewards?|grpo|ppo|dpo|fine-?tun\w*|trainer|actor|critic|policy|"
     r"generation|vllm|sglang|fsdp\d?|megatron|deepspeed|checkpoint\w*|gradients?|batch|rl|rlhf|sft|kl|entropy|"
-    r"advantages?|gpus?|nodes?|ranks?|reproduc\w*|recipes?|examples?|scripts?|accuracy)\b",
+    r"advantages?|gpus?|nodes?|ranks?|reproduc\w*|recipes?|examples?|scripts?|accuracy)\b|训练|微调|强化学习|复现",
     re.IGNORECASE,
 )
 _TRAINER_CLASS = re.compile(r"\b([A-Z][A-Za-z0-9]*?)(?:Trainer|Config)\b|\b([a-z0-9]+)_trainer\b")
@@ -437,6 +470,8 @@ def _ignored(hit_symptom: str, sentence: str) -> bool:
     """Matches that are about packaging, CI or documentation rather than a failing run."""
     if hit_symptom == "crash" and _PACKAGING.search(sentence):
         return True
+    if hit_symptom == "install" and _BUILDING.search(sentence):
+        return True  # building the package itself (wheels, compilers, CI) is not a user's run failing
     return hit_symptom in ("wrong-result", "malfunction", "crash") and bool(_DOCS.search(sentence))
 
 

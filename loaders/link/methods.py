@@ -23,6 +23,10 @@ _RL_CONTEXT = re.compile(
     re.IGNORECASE,
 )
 _CONTEXT_WINDOW = 80
+# "IPO and RPO", "DPO/IPO": an alias listed next to another method's exact spelling is a method too.
+_LIST_JOIN = r"\s*(?:,|/|&|\band\b|\bor\b|\bvs\.?)\s*"
+_LISTED_AFTER = re.compile(_LIST_JOIN + r"([\w+.-]+)")
+_LISTED_BEFORE = re.compile(r"([\w+.-]+)" + _LIST_JOIN + r"$")
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,7 @@ class MethodMatcher:
                     continue
                 is_ambiguous = alias.lower() in ambiguous
                 self._entries.append((method.slug, alias, is_ambiguous))
+        self._all_spellings = {a for names in self._spellings.values() for a in names if len(a) >= 2}
         # Longest aliases first, so "Dr. GRPO" wins over the "GRPO" inside it.
         self._entries.sort(key=lambda e: -len(e[1]))
         # One case-folded pass finds which aliases occur at all; only those run their own pattern.
@@ -96,9 +101,18 @@ class MethodMatcher:
             rule, confidence = ("alias-exact", 0.9) if exact else ("alias-ci", 0.75)
             return MethodMatch(slug, alias, m.group(0), m.start(), rule, confidence)
         window = text[max(0, m.start() - _CONTEXT_WINDOW) : m.end() + _CONTEXT_WINDOW]
-        if exact and _RL_CONTEXT.search(window.replace(m.group(0), " ")):
+        if exact and (
+            _RL_CONTEXT.search(window.replace(m.group(0), " ")) or self._listed_with_method(text, m)
+        ):
             return MethodMatch(slug, alias, m.group(0), m.start(), "ambiguous-alias-in-context", 0.6)
         return None
+
+    def _listed_with_method(self, text: str, m: re.Match) -> bool:
+        after = _LISTED_AFTER.match(text, m.end())
+        before = _LISTED_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
+        return any(
+            n and n.group(1) != m.group(0) and n.group(1) in self._all_spellings for n in (after, before)
+        )
 
 
 # --- Aliases as they appear in code and configs -------------------------------------------------

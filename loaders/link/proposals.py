@@ -8,6 +8,17 @@ not proposed. Names are matched to the catalog by their normalised spelling
 or a name inside a longer word ("MAPPO", "PPOTrainer") never becomes a link:
 only a token shaped like a method name, in a proposing position, is a
 candidate at all. Unknown names become new methods with a slug.
+
+Names are compared by `name_key`: case, dots, hyphens and spaces ignored
+("Vapo" is VAPO, "Reinforce++" is REINFORCE++), except a leading lower-case
+prefix before capitals, which marks a different method ("sDPO" is not SDPO)
+unless the paper's arXiv id is the catalog method's own. A catalog acronym
+proposed in the title of a paper with another arXiv id is another method that
+shares the acronym (a method is proposed once), so it gets its own slug.
+
+Each proposal says what the name is (`kind`): a `method`, or a `model`,
+`benchmark` or `not-method` (title_cues.title_name_kind reads the title). A new
+Method node is made only for a method (`creates_method`).
 """
 
 from __future__ import annotations
@@ -16,9 +27,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .title_cues import title_name_kind
+
 # A token shaped like a method name: at least two capitals, or a capital after
 # lower case (ProRL, GiGPO), or capitals and digits (C3PO, M2PO); may end in ++.
-_NAME = r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?:\+\+)?"
+_NAME = r"[$A-Za-z][A-Za-z0-9$^{}*]*(?:[-.][$A-Za-z0-9^{}]+)*(?:\+\+)?"
 _SUFFIX_NOT_A_NAME = re.compile(r"-(?:like|style|based|type|inspired|free|only|aware|level|specific)$", re.I)
 # Acronyms that name things other than a proposed training method.
 _NOT_METHODS = {
@@ -68,7 +81,30 @@ _NOT_METHODS = {
     "gpt",
 }
 
-_TITLE_COLON = re.compile(r"^\s*(?P<name>[^:]{2,30}?)\s*:")
+_TITLE_COLON = re.compile(r"^\s*(?P<name>[^:]{2,40}?)\s*:")
+# Two names before one colon: "X and Y:", "X & Y:", "X/Y:", "X, Y:".
+_NAME_LIST = re.compile(r"\s*(?:,|&|/|\band\b)\s*")
+# A spelled-out method name in a title: capitalised words ending in a training-method head noun
+# ("Group Expectation Policy Optimization", "Proximal Supervised Fine-Tuning"), at the start of the
+# title, after "via/with/using/through/by", or after "for" at the very end of the title, and followed
+# by the end, a colon or a preposition.
+_HEADS = (
+    r"Optimi[sz]ation|Fine-?[Tt]uning|Finetuning|Estimation|REINFORCE|Sampling|Clipping|Masking|"
+    r"Weighting|Normali[sz]ation|Distillation|Regulari[sz]ation|Policy Gradients?"
+)
+_CAP_WORD = r"(?:[A-Z][\w$^{}*+']*(?:-[\w$^{}]+)*)"
+_LONG_NAME = re.compile(
+    rf"(?:^|(?<=:\s)|\b(?:via|with|using|through|by)\s+|\bfor\s+(?=(?:{_CAP_WORD}\s+){{1,6}}(?:{_HEADS})\s*$))"
+    rf"(?P<long>(?:{_CAP_WORD}\s+){{1,6}}(?:{_HEADS}))(?=\s*$|\s*[:(,]|\s+(?:for|in|and|with|via|to|on|of|from|under|towards?|beyond)\b)"
+)
+# First words of a capitalised run that are the sentence around a name, not part of it.
+_NOT_NAME_START = re.compile(
+    r"^(?:Beyond|Towards?|On|Rethinking|Revisiting|Understanding|When|Why|How|What|Does|Do|Is|Are|Can|"
+    r"The|A|An|Learning|Training|Scaling|Improving|Enhancing|Boosting|Mitigating|Efficient|Simple|Stable|"
+    r"Better|Unified|Unifying|Towards|Bridging|From|Through|Via|With|Using|For|And|Or|Not|No|Just|All|One)$"
+)
+# Long names of the methods everyone builds on, by their initials: naming them is not proposing them.
+_BASELINE_INITIALS = {"ppo", "dpo", "grpo", "trpo", "po"}
 _LONG_WITH_ACRONYM = re.compile(
     rf"(?P<long>(?:[A-Z][\w-]*\s+){{1,6}}(?:Optimi[sz]ation|Learning|Training|Gradient|Estimat\w+|Alignment|"
     rf"Reinforcement|Sampling|Clipping|Masking|Weighting|Regulari[sz]ation|Policy|Objective))\s*"
@@ -97,13 +133,41 @@ def normalize_name(name: str) -> str:
     return re.sub(r"[^a-z0-9+]", "", name.lower())
 
 
+# A lower-case prefix before capitals is part of the name: sDPO and SDPO are two methods.
+_CASE_PREFIX = re.compile(r"^([a-z]{1,3})(?=[A-Z].*[A-Z])")
+
+
+def name_key(name: str) -> str:
+    """The spelling-free identity of a name: `normalize_name`, keeping a lower-case prefix apart."""
+    if m := _CASE_PREFIX.match(name.strip("$ ")):
+        return m.group(1) + "_" + normalize_name(name.strip("$ ")[m.end() :])
+    return normalize_name(name)
+
+
 def slugify(name: str) -> str:
+    if m := _CASE_PREFIX.match(name.strip("$ ")):
+        return slugify(m.group(1)) + "-" + slugify(name.strip("$ ")[m.end() :])
     return re.sub(r"[^a-z0-9]+", "-", name.lower().replace("++", "-pp")).strip("-")
+
+
+def initials(long_name: str) -> str:
+    """`Group Relative Policy Optimization` -> grpo; `Fine-Tuning` counts both halves."""
+    return "".join(w[0] for w in re.split(r"[\s-]+", long_name) if w and w[0].isalpha()).lower()
+
+
+def acronym_fits(name: str, long_name: str) -> bool:
+    """Whether a title's `name` and spelled-out `long_name` can be one method: same first letter.
+
+    Acronyms skip and add letters freely (VESPO, "Variational Sequence-Level Soft Policy
+    Optimization"), so only the first letter is held to; both come from one title."""
+    letters = re.sub(r"\$[^$]*\$|[^A-Za-z]", "", name)
+    return bool(letters) and letters[0].lower() == long_name.lstrip()[0].lower()
 
 
 def looks_like_method_name(token: str) -> bool:
     if normalize_name(token) in _NOT_METHODS or _SUFFIX_NOT_A_NAME.search(token):
         return False
+    token = re.sub(r"\$[^$]*\$", "", token)  # "AT$^2$PO": the TeX part is decoration
     capitals = sum(c.isupper() for c in token)
     camel = re.search(r"[a-z][A-Z]", token) is not None
     return capitals >= 2 or camel or (capitals >= 1 and any(c.isdigit() for c in token))
@@ -115,16 +179,19 @@ class Proposal:
     name: str  # as the paper writes it
     long_name: str | None
     known: bool  # a catalog method
-    rule: str  # catalog-arxiv-id, title-name, title-acronym, abstract-acronym, we-propose, apposition
+    # catalog-arxiv-id, title-name, title-long-name, title-acronym, abstract-acronym, we-propose, apposition
+    rule: str
     field: str  # title, abstract, catalog
     text: str  # the words matched
     confidence: float
+    kind: str = "method"  # method, model, benchmark or not-method: what the name names
 
 
 _RULE_CONFIDENCE = {
     "catalog-arxiv-id": 1.0,
     "title-name": 0.85,
     "title-acronym": 0.85,
+    "title-long-name": 0.8,
     "abstract-acronym": 0.8,
     "we-propose": 0.8,
     "apposition": 0.7,
@@ -146,60 +213,167 @@ def _named_after(text: str, start: int) -> str | None:
     return None
 
 
+def _title_case_word(token: str) -> bool:
+    """ "Remax", "Vapo", "V-star": a name whose capitals a title's casing may have lost."""
+    return re.fullmatch(r"[A-Z](?:[a-z]{2,}(?:-[A-Za-z]+)?|-[a-z]{3,})(?:\+\+)?", token) is not None
+
+
+def _two_word_name(prefix: str) -> str | None:
+    """ "Constitutional AI", "S2 R": two capitalised words, one of them capitals or digits only, read
+    as one name (the spaces are dropped for matching, kept in the name)."""
+    words = prefix.split()
+    if (
+        len(words) == 2
+        and all(w[:1].isupper() for w in words)
+        and any(re.fullmatch(r"[A-Z0-9]+", w) for w in words)
+    ):
+        return prefix if looks_like_method_name(prefix.replace(" ", "")) else None
+    return None
+
+
+def _long_names(title: str) -> list[tuple[str, str]]:
+    """(long name, matched words) of the spelled-out method names in a title."""
+    found = []
+    for m in _LONG_NAME.finditer(title):
+        words = m.group("long").split()
+        long_name = " ".join(words)
+        generic = any(normalize_name(w) in ("rl", "llm", "llms", "lm", "rlhf", "rlvr") for w in words)
+        if (
+            not generic
+            and not _NOT_NAME_START.match(words[0])
+            and len(words) >= 2
+            and initials(long_name) not in _BASELINE_INITIALS
+        ):
+            found.append((long_name, m.group(0).strip()))
+    return found
+
+
+# Screening evidence against a new method: the learner is not a language model, nothing is trained,
+# or the paper is about one application domain. Any of these in a title makes its name a poor Method.
+NODE_VETO_SIDES = ("non-lm", "non-rl")
+NODE_VETO_RULES = ("application-domain",)
+
+
+def creates_method(proposal: Proposal, screening) -> bool:
+    """Whether a proposal becomes a new Method node: a training method the catalog lacks, from a
+    paper screened as proposing a general method with no evidence against it (otherwise the name
+    is more likely a system, benchmark, model or an application's recipe). `screening` is a
+    screening.Screening."""
+    if proposal.known or proposal.kind != "method" or not screening.is_general_method:
+        return False
+    if any(h.side in NODE_VETO_SIDES or h.rule in NODE_VETO_RULES for h in screening.hits):
+        return False
+    # The text must also say what kind of method the name is: shaped like a policy-optimisation name,
+    # spelled out, or next to a method cue. A bare acronym may as well be a model or a system.
+    return method_shaped(proposal) or any(
+        h.side == "positive" and h.rule != "title-name" for h in screening.hits
+    )
+
+
+def method_shaped(proposal: Proposal) -> bool:
+    """A "-PO" name (GiGPO, AT$^2$PO), or a name the paper spells out with a method head noun."""
+    letters = re.sub(r"\$[^$]*\$|[^A-Za-z]", "", proposal.name)
+    return letters.endswith("PO") or proposal.long_name is not None or proposal.rule == "title-long-name"
+
+
 class ProposalFinder:
     """Finds proposed methods; built once from the catalog's methods."""
 
     def __init__(self, methods: Iterable):
         self._methods = list(methods)
-        self._by_name: dict[str, str] = {}
+        self._by_name: dict[str, str] = {}  # name_key -> slug
+        self._keys: dict[str, set[str]] = {}  # slug -> its names, case folded: for the arXiv-id exception
         self._by_paper: dict[str, list[str]] = {}
+        self._paper_of: dict[str, str] = {}
         for method in self._methods:
             for alias in (method.name, *method.aliases, method.slug):
                 # Code identifiers (snake_case, key=value) are not how papers name methods.
                 if "_" in alias or "=" in alias or "/" in alias:
                     continue
-                self._by_name.setdefault(normalize_name(alias), method.slug)
+                self._by_name.setdefault(name_key(alias), method.slug)
+                self._keys.setdefault(method.slug, set()).add(normalize_name(alias))
             if getattr(method, "arxiv_id", None):
                 self._by_paper.setdefault(method.arxiv_id, []).append(method.slug)
+                self._paper_of[method.slug] = method.arxiv_id
 
-    def _candidates(self, title: str, abstract: str) -> Iterable[tuple[str, str | None, str, str, str]]:
-        """(name, long name, rule, field, matched text), in order of certainty."""
+    def _title_candidates(self, title: str) -> Iterable[tuple[str, str | None, str, str, str, str]]:
+        named = title_name_kind(title)
+        kind = named[0] if named else "method"
+        long_names = _long_names(title)
         if m := _TITLE_COLON.match(title):
             prefix = m.group("name")
-            # "Dr. GRPO:" is a catalog name with a space; otherwise the prefix must be one name-shaped token.
-            if normalize_name(prefix) in self._by_name or re.fullmatch(_NAME, prefix):
-                yield prefix, None, "title-name", "title", m.group(0)
-        for field, text, rule in (
-            ("title", title, "title-acronym"),
-            ("abstract", abstract, "abstract-acronym"),
-        ):
-            for m in _LONG_WITH_ACRONYM.finditer(text):
-                yield m.group("name"), m.group("long").strip(), rule, field, m.group(0)
+            # "Dr. GRPO:" is a catalog name with a space; otherwise each listed part must be one name.
+            parts = [prefix] if name_key(prefix) in self._by_name else _NAME_LIST.split(prefix)
+            for part in parts:
+                two_words = _two_word_name(part)
+                part = two_words or part
+                if not (name_key(part) in self._by_name or re.fullmatch(_NAME, part) or two_words):
+                    continue
+                if not looks_like_method_name(part) and not (kind == "method" and _title_case_word(part)):
+                    continue
+                long_name = next((ln for ln in long_names if acronym_fits(part, ln[0])), None)
+                if long_name:
+                    long_names.remove(long_name)
+                yield part, long_name and long_name[0], "title-name", "title", m.group(0), kind
+        for m in _LONG_WITH_ACRONYM.finditer(title):
+            long_names = [ln for ln in long_names if ln[0] not in m.group("long")]
+            yield m.group("name"), m.group("long").strip(), "title-acronym", "title", m.group(0), "method"
+        for long_name, words in long_names:
+            # The recipe of a model or benchmark paper ("MiroMind-M1: ... via X Policy Optimization")
+            # is that paper's training, not a method it offers: it takes the title's kind.
+            yield long_name, None, "title-long-name", "title", words, kind
+
+    def _candidates(self, title: str, abstract: str) -> Iterable[tuple[str, str | None, str, str, str, str]]:
+        """(name, long name, rule, field, matched text, kind), in order of certainty."""
+        yield from self._title_candidates(title)
+        for m in _LONG_WITH_ACRONYM.finditer(abstract):
+            yield (
+                m.group("name"),
+                m.group("long").strip(),
+                "abstract-acronym",
+                "abstract",
+                m.group(0),
+                "method",
+            )
         for m in _PROPOSE.finditer(abstract):
             if named := _named_after(abstract, m.end()):
-                yield named, None, "we-propose", "abstract", abstract[m.start() : m.end()] + " ... " + named
+                text = abstract[m.start() : m.end()] + " ... " + named
+                yield named, None, "we-propose", "abstract", text, "method"
         for m in _APPOSITION.finditer(abstract):
-            yield m.group("name"), None, "apposition", "abstract", m.group(0).strip(" .!?")
+            yield m.group("name"), None, "apposition", "abstract", m.group(0).strip(" .!?"), "method"
+
+    def _resolve(self, name: str, long_name: str | None, arxiv_id: str | None, rule: str) -> tuple[str, bool]:
+        """(slug, known) for a proposed name."""
+        own = self._by_paper.get(arxiv_id or "", [])
+        keys = {normalize_name(name), *(initials(n) for n in (name, long_name) if n and " " in n)}
+        for slug in own:  # the arXiv id says the paper's names are its catalog method's
+            if keys & self._keys.get(slug, set()):
+                return slug, True
+        slug = self._by_name.get(name_key(name)) or (long_name and self._by_name.get(name_key(long_name)))
+        if slug and rule.startswith("title") and arxiv_id and self._paper_of.get(slug, arxiv_id) != arxiv_id:
+            # A method is proposed once: a title naming a catalog acronym under another id shares the acronym.
+            return slugify(long_name) if long_name else f"{slugify(name)}-{slugify(arxiv_id)}", False
+        return (slug, True) if slug else (slugify(name), False)
 
     def find(self, arxiv_id: str | None, title: str, abstract: str = "") -> list[Proposal]:
         found: dict[str, Proposal] = {}
         for slug in self._by_paper.get(arxiv_id or "", []):
             found[slug] = Proposal(slug, slug, None, True, "catalog-arxiv-id", "catalog", arxiv_id, 1.0)
-        for name, long_name, rule, field, text in self._candidates(title, abstract):
+        for name, long_name, rule, field, text, kind in self._candidates(title, abstract):
             if (
                 rule == "abstract-acronym"
                 and not _PROPOSE.search(abstract)
                 and not _APPOSITION.search(abstract)
             ):
                 continue  # "... Policy Optimization (GRPO)" in an abstract is usually a citation
-            if not looks_like_method_name(name):
+            shaped = looks_like_method_name(name) or rule in ("title-long-name", "title-name")
+            if not shaped:
                 continue
-            known = self._by_name.get(normalize_name(name))
-            if known is None and long_name:
-                known = self._by_name.get(normalize_name(long_name))
-            slug = known or slugify(name)
+            slug, known = self._resolve(name, long_name, arxiv_id, rule)
             if slug in found:
                 continue
             confidence = _RULE_CONFIDENCE[rule] + (0.05 if known else 0.0)
-            found[slug] = Proposal(slug, name, long_name, known is not None, rule, field, text, confidence)
+            if rule == "title-name" and not looks_like_method_name(name):
+                confidence -= 0.15  # "Remax:": a title-case word, read as a name only for its position
+            found[slug] = Proposal(slug, name, long_name, known, rule, field, text, confidence, kind)
         return list(found.values())

@@ -44,9 +44,11 @@ import re
 from dataclasses import dataclass
 
 from .title_cues import LM_ONLY_FAMILIES, title_name_kind
+from .title_model import TitleModel, load_title_model, title_features
 
 RL_LLM_THRESHOLD = 1.0
-GENERAL_THRESHOLD = 2.0
+# A proposal plus one method object, or a named method, reaches it (measured on title + abstract, dev part).
+GENERAL_THRESHOLD = 1.5
 # With a title only there is less text to add up: one method cue in the title (weight 1 x TITLE_WEIGHT)
 # with no negative kind is enough.
 TITLE_ONLY_GENERAL_THRESHOLD = 1.0
@@ -261,6 +263,48 @@ TITLE_RULES: tuple[Rule, ...] = (
         r"rubrics?",
         title_only=True,
     ),
+    # How reasoning models and agents are trained today: by RL, even when the title does not say so.
+    # Training verbs of that kind count alone; the kinds of model so trained need a second cue.
+    # Surveys, benchmarks and datasets cancel either (non-rl-artefact).
+    _rule(
+        "rl-inferred",
+        "rl",
+        0.67,
+        r"incentiviz\w*",
+        r"teach(?:es|ing)?",
+        r"learn(?:s|ing)? to",
+        r"bootstrap\w*",
+        r"(?:slow|fast-slow)[- ]thinking",
+        r"self-play",
+        r"curricul\w*",
+        r"without labels",
+        r"label-free",
+        r"self-verifiable",
+        title_only=True,
+    ),
+    _rule(
+        "rl-inferred-weak",
+        "rl",
+        0.4,
+        r"reasoning models?",
+        r"search agents?",
+        r"deep research\w*",
+        r"long-horizon",
+        r"agentic",
+        title_only=True,
+    ),
+    _rule(
+        "non-rl-artefact",
+        "non-rl",
+        0.75,
+        r"surveys?",
+        r"benchmark\w*",
+        r"evaluat\w*",
+        r"datasets?",
+        r"leaderboards?",
+        r"a review",
+        title_only=True,
+    ),
     # Reward models, verifiers and rubrics are, in practice, reward signals for language models.
     _rule(
         "lm-reward-signal",
@@ -362,6 +406,9 @@ TITLE_RULES: tuple[Rule, ...] = (
         r"unit tests?",
         r"code generation",
         r"coding",
+        r"code",
+        r"[\w-]+-to-code",
+        r"natural language",
         r"math\w*",
         r"tokens?",
         r"questions?",
@@ -407,7 +454,7 @@ TITLE_RULES: tuple[Rule, ...] = (
         "non-rl-no-training",
         "non-rl",
         1.0,
-        r"test-time (?:scaling|alignment|preference\w*|adaptation)",
+        r"test-time (?:scaling|alignment|preference\w*|adaptation|reasoning)",
         r"training-free",
         r"without (?:model )?(?:training|fine-?tuning)",
         r"decoding-time",
@@ -726,6 +773,7 @@ RULES: tuple[Rule, ...] = (
         r"allocation rule",
         r"exploration",
         r"reward shaping",
+        r"[\w-]+-adaptive rewards?",
         r"off-policy correction",
         r"replay buffer",
     ),
@@ -734,7 +782,7 @@ RULES: tuple[Rule, ...] = (
         "positive",
         0.75,
         r"algorithms?",
-        r"training method",
+        r"training (?:method|procedure|scheme|recipe|paradigm|strategy)",
         r"optimi[sz]ation (?:method|"
         r"scheme)",
         r"update rule",
@@ -944,6 +992,7 @@ class Screening:
     method_score: float  # positives minus (discounted) negatives
     hits: tuple[RuleHit, ...]
     input: str = "title+abstract"  # or "title": what the decision was made from
+    model: dict | None = None  # title only: the title model's probabilities and strongest features
 
     def reasons(self) -> str:
         """The decision and every rule that fired, as compact JSON for the Paper node."""
@@ -959,6 +1008,7 @@ class Screening:
                     "general": TITLE_ONLY_GENERAL_THRESHOLD if self.input == "title" else GENERAL_THRESHOLD,
                 },
                 "rules": [[h.rule, h.field, list(h.words), round(h.score, 2)] for h in self.hits],
+                **({"model": self.model} if self.model else {}),
             },
             separators=(",", ":"),
         )
@@ -1022,7 +1072,25 @@ def _confidence(margin: float, scale: float = 1.0) -> float:
 
 
 def screen_paper(title: str, abstract: str = "") -> Screening:
-    """Decide (a) RL training of language models and (b) a general RL training method, with reasons."""
+    """Decide (a) RL training of language models and (b) a general RL training method, with reasons.
+
+    With a title only, the shipped title model (title_model.py) decides over the rules' cues."""
+    decision = screen_by_rules(title, abstract)
+    model = load_title_model() if decision.input == "title" else None
+    return decision if model is None else _with_title_model(decision, title or "", model)
+
+
+def _method_hits(hits: list[RuleHit], title_only: bool) -> list[RuleHit]:
+    """The hits that count toward a method claim. From a title alone, a "-PO" phrase in the title of
+    a model or benchmark ("Model-M1: ... via X Policy Optimization") is that model's recipe."""
+    if title_only and any(h.rule in ("title-name-model", "title-name-benchmark") for h in hits):
+        return [h for h in hits if h.rule != "title-name"]
+    return hits
+
+
+def screen_by_rules(title: str, abstract: str = "") -> Screening:
+    """The rule table's decision alone: what the title model learns from, and what decides with an
+    abstract."""
     title_only = not (abstract or "").strip()
     hits = _hits(title or "", abstract or "")
     named = _name_hit(title or "")
@@ -1031,20 +1099,37 @@ def screen_paper(title: str, abstract: str = "") -> Screening:
         hits.append(named)
     rl, lm = _side(hits, "rl"), _side(hits, "lm")
     is_rl_llm = rl >= RL_LLM_THRESHOLD and lm >= RL_LLM_THRESHOLD
-    positive = _side(hits, "positive")
+    weighed = _method_hits(hits, title_only)
+    positive = _side(weighed, "positive")
     # A title alone proposes when it names a method or a method object; with an abstract, it must say so.
     proposing_rules = ("proposes", "title-name", "method-title") if title_only else ("proposes", "title-name")
-    proposes = any(h.rule in proposing_rules or (title_only and h.rule.startswith("method-")) for h in hits)
-    method_objects = {h.rule for h in hits if h.rule.startswith("method-") and h.rule != "method-algorithm"}
+    proposes = any(
+        h.rule in proposing_rules or (title_only and h.rule.startswith("method-")) for h in weighed
+    )
+    method_objects = {
+        h.rule for h in weighed if h.rule.startswith("method-") and h.rule != "method-algorithm"
+    }
     negatives = {kind: _side(hits, kind) for kind in NOT_GENERAL_KINDS}
-    discount = NEGATIVE_DISCOUNT_WITH_METHOD if proposes and len(method_objects) >= 2 else 1.0
+    # With an abstract, a title that names the method (or its object) and an abstract that proposes it
+    # outweigh the kind words around it ("the model judges its own answers" is not a reward-model paper).
+    named_in_title = not title_only and any(
+        h.field == "title" and (h.rule in ("title-name", "method-title") or h.rule.startswith("method-"))
+        for h in hits
+    )
+    clear_method = len(method_objects) >= 2 or (named_in_title and any(h.rule == "proposes" for h in hits))
+    # A title naming one application domain ("video", "GUI", "audio") is not discounted: from a title
+    # alone, the method is that domain's.
+    domain_title = title_only and any(h.rule == "application-domain" for h in hits)
+    discount = NEGATIVE_DISCOUNT_WITH_METHOD if proposes and clear_method and not domain_title else 1.0
     method_score = positive - discount * sum(negatives.values())
     if not proposes:
         method_score = min(method_score, GENERAL_THRESHOLD - 0.5)  # no proposal, no method
         if title_only:
             method_score = min(method_score, TITLE_ONLY_GENERAL_THRESHOLD - 0.5)
     threshold = TITLE_ONLY_GENERAL_THRESHOLD if title_only else GENERAL_THRESHOLD
-    general = is_rl_llm and method_score >= threshold
+    # Contested evidence (another learner, or no training at all) keeps a paper, not a method claim.
+    contested = title_only and any(h.side in ("non-lm", "non-rl") for h in hits)
+    general = is_rl_llm and not contested and method_score >= threshold
     if not is_rl_llm:
         kind = "not-rl-llm"
         margin = min(rl, lm) - RL_LLM_THRESHOLD
@@ -1062,4 +1147,49 @@ def screen_paper(title: str, abstract: str = "") -> Screening:
         method_score=method_score,
         hits=tuple(hits),
         input="title" if title_only else "title+abstract",
+    )
+
+
+def rule_features(decision: Screening) -> set[str]:
+    """What the title model reads from the rules: which fired, and what they decided."""
+    names = {h.rule for h in decision.hits}
+    names |= {"decided-rl-llm"} if decision.is_rl_llm else set()
+    return names | ({"decided-general"} if decision.is_general_method else set())
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1 - p))
+
+
+def _with_title_model(decision: Screening, title: str, model: TitleModel) -> Screening:
+    """The rules' decision on a title, re-decided by the title model; the rules' hits stay as reasons."""
+    features = title_features(title, rule_features(decision))
+    p_rl, p_general = model.probability("rl_llm", features), model.probability("general", features)
+    is_rl_llm = p_rl >= model.thresholds["rl_llm"]
+    general = is_rl_llm and p_general >= model.thresholds["general"]
+    if not is_rl_llm:
+        kind, margin = "not-rl-llm", _logit(p_rl) - _logit(model.thresholds["rl_llm"])
+    else:
+        kind = "general-method" if general else decision.kind
+        if kind in ("general-method", "not-rl-llm") and not general:
+            kind = "other-rl-llm"
+        margin = _logit(p_general) - _logit(model.thresholds["general"])
+    reasons = {
+        "rl_llm": round(p_rl, 3),
+        "general": round(p_general, 3),
+        "thresholds": model.thresholds,
+        "strongest": {t: model.strongest(t, features) for t in ("rl_llm", "general")},
+    }
+    return Screening(
+        is_rl_llm=is_rl_llm,
+        is_general_method=general,
+        kind=kind,
+        confidence=_confidence(margin, TITLE_ONLY_CONFIDENCE_SCALE),
+        rl_score=decision.rl_score,
+        lm_score=decision.lm_score,
+        method_score=decision.method_score,
+        hits=decision.hits,
+        input="title",
+        model=reasons,
     )

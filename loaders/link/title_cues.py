@@ -16,12 +16,15 @@ side's score.
 How a `Name:` title is read (`title_name_kind`): the name before the colon is a
 method proposal only when it is not named like a model, system, benchmark,
 agent or dataset. Models carry version or release suffixes ("-R1", "-o1",
-"-Zero", "-V2", "-3.5", size tags such as "7B"); benchmarks and datasets carry
+"-Zero", "-V2", "-3.5", a letter-digit release such as "-G1" or "-M1", an
+"R1-" prefix, a trailing version digit ("MEM1"), size tags such as "7B");
+benchmarks and datasets carry
 "Bench", "Eval", "Gym", "Arena", "QA", "Set" or "Data"; agents and models are
 named as actors ("Agent", "Searcher", "Seeker", "Researcher", "Reasoner",
 "Coder", "Mind", "GPT"). Failing those, the words after the colon decide
 ("a benchmark", "dataset", "technical report", "foundation model", "framework",
-"agents"). A name that survives is a method proposal.
+"agents", "reward model": a named reward model is a model, not a training
+method). A name that survives is a method proposal.
 """
 
 from __future__ import annotations
@@ -32,14 +35,24 @@ import re
 LM_ONLY_FAMILIES = r"(?:GRPO|DPO|RLHF|RLVR|RLAIF|RLOO|ORPO|SimPO|KTO|DAPO|GSPO)"
 
 _MODEL_NAME = re.compile(
-    r"(?:-R1\+*|-o1|-?Zero|-[Vv]\d[\w.]*|-\d+(?:\.\d+)*|\d+(?:\.\d+)?[BMK]|-Flash|-Thinking)$"
+    r"(?:-R1\+*|-o1|-?Zero|-[Vv]\d[\w.]*|-\d+(?:\.\d+)*|-[A-Z]\d+(?:\.\d+)?|\d+(?:\.\d+)?[BMK]|"
+    r"-Flash|-Thinking)$"
+    r"|^(?:R1|o1)-|(?<=[A-Za-z])\d$"
     r"|(?:Agent|Searcher|Seeker|Researcher|Reasoner|Coder|Mind|GPT|Bot|Assistant|Med|VL)",
 )
 _BENCHMARK_NAME = re.compile(r"(?:Bench|Eval|Gym|Arena|QA|Suite|Set|Data)", re.IGNORECASE)
 _DESCRIBED_AS_NOT_METHOD = re.compile(
     r"\b(?:benchmark\w*|dataset|corpus|technical report|model card|foundation models?|"
-    r"(?:an? |the )?(?:open[- ]source )?(?:framework|system|library|toolkit|platform|environment)s?\b|"
-    r"agents?\b|evaluation suite|survey|open recipe)",
+    # "a scalable framework", "an open-source platform"; a bare "environment" may be what a method
+    # learns from
+    r"\b(?:an?|the|open[- ]source)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:framework|system|library|toolkit|platform|environment)s?\b|"
+    r"^\s*(?:framework|system|library|toolkit|platform)s?\b|"
+    r"^\s*(?:[\w-]+\s+){0,4}?agents?\b|evaluation suite|survey|open recipe|"
+    r"rewards? model(?:s|l?ing)?\b|"
+    # "a ... Video-R1 Model with ...": a singular model, named as the paper's artefact
+    r"\b(?!(?:reference|value|policy|critic|teacher|base|proxy|world|language)\b)[\w-]+ model"
+    r"(?=\s+(?:with|for|via|through|that|of)\b|\s*[,:;]|\s*$))",
     re.IGNORECASE,
 )
 _TITLE_NAME = re.compile(r"^\s*([^\s:][^:]{0,40}?)\s*:\s*(.+)$")
