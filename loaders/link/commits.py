@@ -309,7 +309,7 @@ _RECIPE = re.compile(r"(?:^|/)recipes?/", re.I)
 _RUNNABLE = re.compile(r"\.(?:sh|ya?ml|py|toml|json)$", re.I)
 _ASSIGNED = re.compile(r"[\w.-]+\s*[=:]\s*[\"']?$")  # `adv_estimator=`, `loss_type: "`
 _ADDITIVE = re.compile(r"\b(?:add|support|implement|introduce|enable|integrate|new)\w*", re.I)
-_VALUE_POSITIONS = {"compare", "choices", "registry-key", "flag"}
+_VALUE_POSITIONS = {"compare", "choices", "registry-key"}  # values; a flag names an option, not a choice
 _STRING = re.compile(r"""(["'])(-{0,2}[A-Za-z][\w.-]{2,48})\1""")
 _CLASS_DEF = re.compile(r"^\+\s*class\s+([A-Za-z_]\w{2,48})", re.M)
 _FIELD = re.compile(r"^\+\s*([a-z_][a-z0-9_]{2,48})\s*:\s*[\w\[\]., |\"']+=", re.M)
