@@ -87,6 +87,16 @@ def catalog_methods() -> list:
         ]
 
 
+def vendored_packages(framework: str) -> tuple[str, ...]:
+    """Other catalog frameworks' package names, as the product passes them to the miner."""
+    try:
+        from uptake.loaders.catalog import read_catalog
+
+        return read_catalog().vendored_packages(FRAMEWORK_SLUGS.get(framework, framework))
+    except Exception:  # the catalog module is still being written
+        return ()
+
+
 def without_aliases(methods: list, dropped: set[str]) -> list:
     """The catalog with `dropped` aliases removed from every method (a method keeps at least its
     name, which the linker matches anyway)."""
@@ -130,7 +140,7 @@ def first_implementations(commits: list[MinedCommit]) -> dict[str, tuple[MinedCo
         if any(c.sha.startswith(r) for r in reverted):
             continue
         for link in c.links:
-            if link.rel != "IMPLEMENTS":
+            if link.rel != "IMPLEMENTS" or link.vendored:  # a copied tree is not the framework's own
                 continue
             best = first.get(link.key)
             if best is None or (c.commit_ts, c.sha) < (best[0].commit_ts, best[0].sha):
@@ -138,11 +148,11 @@ def first_implementations(commits: list[MinedCommit]) -> dict[str, tuple[MinedCo
     return first
 
 
-def mine_all(path: Path, methods: list, workers: int) -> list[MinedCommit]:
+def mine_all(path: Path, methods: list, workers: int, vendored: tuple[str, ...] = ()) -> list[MinedCommit]:
     git_dir = resolve_repository(path)
     shas = git(git_dir, "rev-list", "--reverse", "HEAD").split()
     out: list[MinedCommit] = []
-    for _, mined in mine_commits([(str(git_dir), shas)], methods, workers):
+    for _, mined in mine_commits([(str(git_dir), shas)], methods, workers, vendored=vendored):
         out.extend(mined)
     return out
 
@@ -323,7 +333,8 @@ def evaluate(title: str, frameworks: dict, methods_for, args, known: set) -> Non
     total, lines, summary = Score(), [], []
     for fw, info in frameworks.items():
         t0 = time.perf_counter()
-        commits = mine_all(find_mirror(args.mirrors, info["repo"]), methods_for(fw), args.workers)
+        vendored = vendored_packages(fw)
+        commits = mine_all(find_mirror(args.mirrors, info["repo"]), methods_for(fw), args.workers, vendored)
         print(f"{fw}: {len(commits)} commits mined in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
         s, fw_lines = score_framework(
             fw, first_implementations(commits), info["pos"], info["neg"], known, args.show_all

@@ -64,16 +64,24 @@ class Evidence:
     identifier: str | None
     rule: str
     confidence: float
+    implementation: str | None = None  # IMPLEMENTS: code or recipe
+    vendored: bool | None = None  # True when found in a copied tree of another framework
 
     def props(self) -> dict[str, Any]:
-        """The relationship properties it is stored as (the schema's evidence columns)."""
-        return {
+        """The relationship properties it is stored as (the schema's evidence columns); the
+        implementation kind and the vendored flag only where they are known."""
+        props = {
             "source_kind": self.source_kind,
             "location": self.location,
             "identifier": self.identifier,
             "rule": self.rule,
             "confidence": self.confidence,
         }
+        if self.implementation is not None:
+            props["implementation"] = self.implementation
+        if self.vendored is not None:
+            props["vendored"] = self.vendored
+        return props
 
 
 class RecordError(ValueError):

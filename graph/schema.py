@@ -80,6 +80,21 @@ EVIDENCE = (
     Prop("confidence", "DOUBLE"),
 )
 
+# What a commit's link to a method adds to its evidence: the kind of implementation, and whether
+# it was found in a copied tree of another framework (so queries can leave it out).
+COMMIT_EVIDENCE = EVIDENCE + (
+    Prop(
+        "implementation",
+        doc="IMPLEMENTS only: code (package code users run) or recipe (a runnable example "
+        "config or script that enables the method)",
+    ),
+    Prop(
+        "vendored",
+        "BOOL",
+        doc="true when the evidence is in a copied tree of another framework, not the framework's own code",
+    ),
+)
+
 _THREAD_PROPS = (
     Prop("framework", indexed=True),
     Prop("number", "INT64"),
@@ -295,8 +310,15 @@ REL_TYPES: dict[str, RelType] = {
                 ("Issue", "Framework"),
             ),
         ),
-        RelType("IMPLEMENTS", (("Commit", "Method"),), EVIDENCE),
-        RelType("MENTIONS", (("Commit", "Paper"), ("Commit", "Method")), EVIDENCE),
+        RelType("IMPLEMENTS", (("Commit", "Method"),), COMMIT_EVIDENCE),
+        RelType("MENTIONS", (("Commit", "Paper"), ("Commit", "Method")), COMMIT_EVIDENCE),
+        RelType(
+            "SPELLS",
+            (("Commit", "Method"),),
+            COMMIT_EVIDENCE,
+            "a framework's own identifier for a method (an option value, flag, class or config key), "
+            "learned from a change whose subject names the method; `identifier` holds it",
+        ),
         RelType("RELEASED_IN", (("Commit", "Release"),)),
         RelType("MERGED_AS", (("PullRequest", "Commit"),), EVIDENCE),
         RelType("CITES", (("Issue", "Paper"), ("PullRequest", "Paper")), EVIDENCE),

@@ -92,6 +92,20 @@ class Catalog:
                     return entry
         return None
 
+    def vendored_packages(self, slug: str) -> tuple[str, ...]:
+        """Package names of the other catalog frameworks (from their slugs and repository names):
+        a tree of that name inside `slug`'s repository is a vendored copy. Names under three
+        characters say too little to tell a copy from a folder."""
+
+        def names(entry: FrameworkEntry) -> set[str]:
+            spelled = {entry.slug, entry.repo.rpartition("/")[2]}
+            return {n.lower().replace("-", "_") for n in spelled if len(n) >= 3}
+
+        own = {slug.lower().replace("-", "_")}  # never the framework's own, even if not catalogued
+        if slug in self.frameworks:
+            own |= names(self.frameworks[slug])
+        return tuple(sorted(set().union(*(names(e) for e in self.frameworks.values())) - own))
+
 
 def _spelling(name: str) -> str:
     return re.sub(r"[-_.\s]+", "-", name.strip().lower())

@@ -328,9 +328,9 @@ def missing_contents(git_dir: Path | str, shas: Iterable[str]) -> dict[str, list
 _LINKER: CommitLinker | None = None
 
 
-def _init_worker(methods: list) -> None:
+def _init_worker(methods: list, vendored: tuple[str, ...] = ()) -> None:
     global _LINKER
-    _LINKER = CommitLinker(methods)
+    _LINKER = CommitLinker(methods, vendored)
 
 
 INCOMPLETE_CONFIDENCE = 0.5  # factor on a link's confidence while its commit has unread files
@@ -450,14 +450,16 @@ def mine_commits(
     methods: list,
     workers: int | None = None,
     progress: Callable[[str, int], None] | None = None,
+    vendored: Iterable[str] = (),
 ) -> Iterator[tuple[str, list[MinedCommit]]]:
     """Mine several repositories' commits in parallel: yields (git_dir, commits of one stretch
-    in history order); `progress(git_dir, n)` hears of commits as they are claimed."""
+    in history order); `progress(git_dir, n)` hears of commits as they are claimed. `vendored`:
+    other frameworks' package names, whose copied trees are marked (see `CommitLinker`)."""
     global _STRETCHES
     workers = workers or os.cpu_count() or 1
     _STRETCHES = stretches(jobs, workers)
     # Compile the linker once, here: forked workers inherit it instead of each compiling its own.
-    _init_worker(methods)
+    _init_worker(methods, tuple(vendored))
     tasks = [(i, from_back) for i in range(len(_STRETCHES)) for from_back in (False, True)]
     reported = [0] * len(_STRETCHES)
 
@@ -700,6 +702,7 @@ def mine_framework(
     *,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
+    vendored: Iterable[str] = (),
 ) -> FrameworkMining:
     """New commits of one framework since `state`, as records; nothing is written here. The
     framework's new mined state comes last, so a caller writing in order and stopped by a
@@ -718,7 +721,7 @@ def mine_framework(
     new = set(shas)
     result.remined = [sha for sha in result.remined if sha not in new]
     records = _history_records(
-        git_dir, framework, methods, state, shas, dropped, tags, result, workers, progress
+        git_dir, framework, methods, state, shas, dropped, tags, result, workers, progress, tuple(vendored)
     )
     return FrameworkMining(result, records)
 
@@ -748,13 +751,16 @@ def _history_records(
     result: MineResult,
     workers: int | None,
     progress: Callable[[int], None] | None,
+    vendored: tuple[str, ...] = (),
 ) -> Iterator[Record]:
     for sha in dropped:
         yield Node("Commit", sha, {"excluded": "no longer on HEAD (force-push)"}, f"{framework} force-push")
     reverts: dict[str, str] = {}
     advance = (lambda _, n: progress(n)) if progress else None
     remined = set(result.remined)
-    for _, mined in mine_commits([(str(git_dir), result.remined + shas)], methods, workers, advance):
+    for _, mined in mine_commits(
+        [(str(git_dir), result.remined + shas)], methods, workers, advance, vendored
+    ):
         for c in mined:
             result.links += len(c.links)
             if c.incomplete:
@@ -826,14 +832,18 @@ class RepositoryFacts:
 
 
 def mine_repository(
-    framework: str, repo_path: str | Path, methods: list, workers: int | None = None
+    framework: str,
+    repo_path: str | Path,
+    methods: list,
+    workers: int | None = None,
+    vendored: Iterable[str] = (),
 ) -> RepositoryFacts:
     """The whole history of one repository, mined and linked, with releases and reverts."""
     git_dir = resolve_repository(repo_path)
     head = run_git(git_dir, "rev-parse", "HEAD").strip()
     shas = run_git(git_dir, "rev-list", "--reverse", head).split()
     commits: list[MinedCommit] = []
-    for _, mined in mine_commits([(str(git_dir), shas)], methods, workers):
+    for _, mined in mine_commits([(str(git_dir), shas)], methods, workers, vendored=vendored):
         commits.extend(mined)
     on_head = set(shas)
     tags = list_tags(git_dir)

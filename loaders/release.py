@@ -9,7 +9,9 @@ the same facts from live repositories.
     commits.jsonl   one linked commit per line, and every commit mined without some files'
                     contents (`missing_files`, the first `missing_paths`): such a commit is
                     incomplete, and `uptake load git` mines it again when its files can be read
-    links.jsonl     one IMPLEMENTS / MENTIONS link per line
+    links.jsonl     one IMPLEMENTS / MENTIONS / SPELLS link per line (SPELLS: an identifier the
+                    framework uses for a method, learned from a change); a link to a method may
+                    say its `implementation` (code or recipe) and whether it is `vendored`
     releases.jsonl  one tag per line
     heads.jsonl     one mined framework per line
     pulls.jsonl     one pull request per line, known from its merge or squash commit's subject
@@ -278,7 +280,7 @@ _COLUMNS: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
     },
     "links.jsonl": {
         "sha": _TEXT,
-        "rel": _one_of("IMPLEMENTS", "MENTIONS"),
+        "rel": _one_of("IMPLEMENTS", "MENTIONS", "SPELLS"),
         "label": _one_of("Method", "Paper"),
         "key": _TEXT,
         "source_kind": _TEXT,
@@ -286,6 +288,8 @@ _COLUMNS: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
         "identifier": _TEXT,
         "rule": _TEXT,
         "confidence": _SHARE,
+        "implementation": _one_of("code", "recipe"),
+        "vendored": _FLAG,
     },
     "pulls.jsonl": {
         "framework": _TEXT,
@@ -426,8 +430,9 @@ def data_release_records(folder: Path | None = None) -> list[Record]:
                 field="sha",
             )
         evidence = Evidence(
-            r.get("source_kind"), r.get("location"), r.get("identifier"), r.get("rule"), r.get("confidence")
-        )
+            r.get("source_kind"), r.get("location"), r.get("identifier"), r.get("rule"), r.get("confidence"),
+            r.get("implementation"), r.get("vendored"),
+        )  # fmt: skip
         records.append(
             Edge(r["rel"], ("Commit", r["sha"]), (r["label"], r["key"]), evidence.props(), f"links.jsonl:{n}")
         )

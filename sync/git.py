@@ -45,6 +45,7 @@ def sync_git(
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
     batch_size: int = 5000,
+    vendored: tuple[str, ...] = (),
 ) -> GitSync:
     """Mine new commits of one framework into `store`; safe to interrupt and re-run."""
     mining = mine_framework(
@@ -54,6 +55,7 @@ def sync_git(
         mined_state(store, framework, repo_path),
         workers=workers,
         progress=progress,
+        vendored=vendored,
     )
     report = GitSync(f"git history of {framework}")
     if mining.result.remined:
@@ -84,7 +86,10 @@ def sync_fetched_histories(
         except GitError as exc:
             report.skipped.append(f"{entry.slug}: {exc}")
             continue
-        one = sync_git(store, entry.slug, path, methods, workers=workers, progress=progress)
+        one = sync_git(
+            store, entry.slug, path, methods, workers=workers, progress=progress,
+            vendored=catalog.vendored_packages(entry.slug),
+        )  # fmt: skip
         report.add(one.written)
         report.notes.append(one.mined.summary())
     return report

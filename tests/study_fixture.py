@@ -101,6 +101,13 @@ EXTENDS = [
     ("gspo", "grpo", "weight"),
     ("grpo", "ppo", "advantage"),
 ]
+# Identifiers learned as a framework's spelling of a method: commit, method, identifier.
+SPELLINGS = [
+    ("c-verl-dapo", "dapo", "overlong_buffer"),
+    ("c-trl-dapo", "dapo", "dapo"),
+    ("c-trl-drgrpo", "dr-grpo", "scale_rewards"),
+]
+
 EV = {"source_kind": "fixture", "location": "fixture", "rule": "fixture", "confidence": 1.0}
 
 
@@ -154,8 +161,11 @@ def study_records() -> list[Node | Edge]:
         add(Node("Commit", sha, props))
         add(Edge("PART_OF", ("Commit", sha), ("Framework", framework)))
         if method:
-            add(Edge("IMPLEMENTS", ("Commit", sha), ("Method", method), EV))
+            kind = "recipe" if subject.startswith("recipe:") else "code"
+            add(Edge("IMPLEMENTS", ("Commit", sha), ("Method", method), {**EV, "implementation": kind}))
             add(Edge("SUPPORTS", ("Framework", framework), ("Method", method), EV))
+    for sha, method, identifier in SPELLINGS:
+        add(Edge("SPELLS", ("Commit", sha), ("Method", method), {**EV, "identifier": identifier}))
     add(Edge("MENTIONS", ("Commit", "c-trl-grpo"), ("Paper", "2402.03300"), EV))
     add(Node("Release", "trl/v0.14.0", {"framework": "trl", "tag": "v0.14.0", "release_date": "2024-04-01"}))
     add(Edge("RELEASED_IN", ("Commit", "c-trl-grpo"), ("Release", "trl/v0.14.0")))

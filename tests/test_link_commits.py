@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from git_history import METHODS
+from git_history import METHODS, Method
 from uptake.loaders.link.commits import (
     IMPLEMENTS,
     MENTIONS,
@@ -29,7 +29,11 @@ def links(message: str, *files: FileDiff) -> dict[tuple[str, str], object]:
     ("diff", "method", "rule"),
     [
         (added("fw/grpo.py", "class GRPOTrainer(Base):"), "grpo", "class-def"),
-        (added("fw/trainers/grpo_trainer.py", "x = 1", status="A"), "grpo", "new-file"),
+        (
+            added("fw/trainers/grpo_trainer.py", "@register_trainer", "def train(): ...", status="A"),
+            "grpo",
+            "new-file",
+        ),
         (added("fw/config.py", "    epsilon_high: float = 0.28"), "dapo", "option-name"),
         (added("fw/loss.py", '    if self.loss_type == "ipo":'), "ipo", "option-value"),
         (added("fw/cli.py", '    parser.add_argument("--ipo", action="store_true")'), "ipo", "option-flag"),
@@ -38,12 +42,13 @@ def links(message: str, *files: FileDiff) -> dict[tuple[str, str], object]:
         (added("fw/grpo.py", '        if self.scale_rewards in ["batch", "none"]:'), "lite-ppo", "setting"),
         (added("fw/loss.py", "    def __init__(self, beta: float, ipo: bool = False):"), "ipo", "definition"),
         (added("recipe/prime/main.py", "x = 1", status="A"), "prime", "new-file"),
-        (added("fw/algorithms/prime.py", "x = 1", status="A"), "prime", "new-file"),
+        (added("fw/algorithms/prime.py", 'if __name__ == "__main__":', status="A"), "prime", "new-file"),
     ],
 )
 def test_implementation_rules(diff, method, rule):
-    link = links("Some change", diff)[("Method", method)]
-    assert (link.rel, link.rule) == (IMPLEMENTS, rule)
+    # The message names IPO and PRIME: their catalog aliases are ambiguous and need that second signal.
+    link = links("Support the IPO loss and PRIME", diff)[("Method", method)]
+    assert (link.rel, link.rule.split(";")[0]) == (IMPLEMENTS, rule)
     assert link.location.startswith(diff.path + ":")
 
 
@@ -149,3 +154,139 @@ def test_binary_and_empty_diffs_link_nothing():
 )
 def test_path_categories(path, category):
     assert path_category(path) == category
+
+
+@pytest.mark.parametrize(
+    ("diff", "rule"),
+    [
+        (added("fw/loss.py", '    """Losses: sigmoid, dapo and epsilon_high."""'), "docstring"),
+        (added("fw/loss.py", '    """Losses.', "", "    TODO: DAPO with epsilon_high", '    """'), "todo"),
+        (added("fw/loss.py", "    raise NotImplementedError  # TODO epsilon_high"), "code-comment"),
+        (added("fw/loss.py", "    epsilon_high = None  # TODO: wire it"), "option-name"),
+        (added("fw/loss.py", "    x = 1", "    # FIXME: dapo epsilon_high"), "code-comment"),
+        (added("fw/loss.py", '    logger.info("falling back from dapo")'), "string-literal"),
+        (added("fw/run.py", '    cmd = ["python", "-m", "fw.train", "--algo", "dapo"]'), "string-literal"),
+    ],
+)
+def test_prose_in_code_never_implements(diff, rule):
+    """Docstrings, comments, TODOs and string literals that select nothing are prose, not code."""
+    link = links("Some change", diff)[("Method", "dapo")]
+    assert link.rule.split(";")[0] == rule
+    assert link.rel == (IMPLEMENTS if rule == "option-name" else MENTIONS)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '    if self.mode == "dapo":',
+        '    mode: Literal["sigmoid", "dapo"] = "sigmoid"',
+        '    mode: str = "dapo"',
+        '    parser.add_argument("--loss", choices=["sigmoid", "dapo"])',
+        '    elif loss in ("sigmoid", "dapo"):',
+        '@register_policy_loss("dapo")',
+        'LOSSES = {"dapo": dapo_loss}',
+        '    case "dapo":',
+        'def make(mode="dapo"):',
+    ],
+)
+def test_string_literals_that_select_behaviour_implement(line):
+    link = links("Some change", added("fw/loss.py", line))[("Method", "dapo")]
+    assert (link.rel, link.rule) == (IMPLEMENTS, "option-value")
+
+
+def test_ambiguous_alias_needs_a_second_signal():
+    diff = added("fw/loss.py", '    if self.loss_type == "ipo":')
+    alone = links("Refactor the losses", diff)[("Method", "ipo")]
+    assert (
+        alone.rel == MENTIONS and "ambiguous alias" in alone.rule and "without a second signal" in alone.rule
+    )
+    for message, signal in [
+        ("Refactor the losses, see https://arxiv.org/abs/2310.12036", "arXiv id"),
+        ("Add the IPO loss", "message names it"),
+    ]:
+        found = links(message, diff)[("Method", "ipo")]
+        assert found.rel == IMPLEMENTS and found.rule.endswith(signal)
+    # A name two methods share (`reinforce`) is ambiguous the same way.
+    shared = CommitLinker([*METHODS, Method("reinforce-pp", "REINFORCE++", ("reinforce",)),
+                           Method("reinforce", "REINFORCE", ("reinforce",))])  # fmt: skip
+    found = {
+        lk.key: lk for lk in shared.link("Tidy", [added("fw/adv.py", '    if est == "reinforce":')]).links
+    }
+    assert found["reinforce"].rel == MENTIONS and "also names reinforce-pp" in found["reinforce"].rule
+
+
+def test_learned_alias_from_subject_and_identifier():
+    """The subject names DAPO; the change adds the framework's own spelling for it."""
+    result = LINKER.link(
+        "Add DAPO token aggregation (#41)",
+        [added("fw/loss.py", '    if self.agg == "seq-mean-token-norm":', "        loss = loss.sum() / n")],
+    )
+    found = {(lk.rel, lk.key): lk for lk in result.links}
+    spelled = found[("SPELLS", "dapo")]
+    assert (spelled.identifier, spelled.location) == ("seq-mean-token-norm", "fw/loss.py:10")
+    assert "subject names 'DAPO'" in spelled.rule
+    assert found[("IMPLEMENTS", "dapo")].identifier == "seq-mean-token-norm"
+    carried = LINKER.link("Support KTO", [added("fw/config.py", "    use_kto_loss: bool = False")]).links
+    assert {(lk.rel, lk.identifier) for lk in carried} >= {
+        ("SPELLS", "use_kto_loss"),
+        ("IMPLEMENTS", "use_kto_loss"),
+    }
+    # Without the subject naming the method, nothing is learned; nor from a change that only fixes.
+    assert not any(
+        lk.rel == "SPELLS"
+        for lk in LINKER.link("Tidy", [added("fw/config.py", "    use_kto_loss: bool = False")]).links
+    )
+    fixing = LINKER.link("Fix DAPO crash", [added("fw/loss.py", '    if mode == "fast-path":')]).links
+    assert not any(lk.rel == "SPELLS" for lk in fixing)
+
+
+def test_new_module_implements_only_when_reached():
+    module = added("fw/losses/kto.py", "def loss(x):", "    return x", status="A")
+    alone = links("Add a helper", module)[("Method", "kto")]
+    assert alone.rel == MENTIONS and alone.rule.startswith("new-file; nothing in this change")
+    wired = links("Add a helper", module, added("fw/trainer.py", "from fw.losses.kto import loss"))
+    assert (wired[("Method", "kto")].rel, wired[("Method", "kto")].rule) == (IMPLEMENTS, "new-file")
+    later = links("Use the helper", added("fw/trainer.py", "from fw.losses.kto import loss"))
+    assert (later[("Method", "kto")].rel, later[("Method", "kto")].rule) == (IMPLEMENTS, "wiring")
+
+
+def test_vendored_copies_and_recipes_are_marked():
+    linker = CommitLinker(METHODS, vendored_packages=["otherfw"])
+    copied = {
+        lk.key: lk for lk in linker.link("Copy", [added("otherfw/trainer/kto.py", "class KTOTrainer:")]).links
+    }
+    link = copied["kto"]
+    assert link.rel == IMPLEMENTS and link.vendored == "otherfw" and link.confidence < 0.95
+    assert link.evidence().props()["vendored"] is True and "vendored copy of otherfw" in link.rule
+    recipe = links("Example", added("examples/run_dapo.sh", "python -m fw.train loss_type=dapo \\"))
+    assert recipe[("Method", "dapo")].rel == IMPLEMENTS
+    assert recipe[("Method", "dapo")].evidence().props()["implementation"] == "recipe"
+    code = links("Code", added("fw/loss.py", '    if self.loss_type == "dapo":'))[("Method", "dapo")]
+    assert code.evidence().props()["implementation"] == "code"
+    # An example's prose is still only a mention.
+    assert links("Doc", added("examples/README.md", "Run DAPO."))[("Method", "dapo")].rel == MENTIONS
+
+
+def test_a_name_beside_an_ambiguous_alias_is_a_second_signal():
+    tis = Method("tis", "TIS", ("TIS", "tis", "truncated importance sampling"), ("TIS", "tis"))
+    linker = CommitLinker([*METHODS, tis])
+    line = '    elif variant == "tis":  # Truncated Importance Sampling'
+    found = {lk.key: lk for lk in linker.link("Sync", [added("fw/loss.py", line)]).links}
+    assert found["tis"].rel == IMPLEMENTS and found["tis"].rule.endswith("named beside it")
+    bare = {lk.key: lk for lk in linker.link("Sync", [added("fw/loss.py", line.split("  #")[0])]).links}
+    assert bare["tis"].rel == MENTIONS
+
+
+def test_a_flag_in_a_call_spanning_lines_after_an_unmatched_closer():
+    """The added lines start inside an earlier call: its closing bracket must not end the next
+    statement early, or the flag's own call is lost."""
+    diff = added(
+        "fw/args.py",
+        "        )",
+        "        parser.add_argument(",
+        '            "--norm_adv_by_std_in_grpo",',
+        '            action="store_false",',
+        "        )",
+    )
+    link = links("Options", diff)[("Method", "dr-grpo")]
+    assert (link.rel, link.rule, link.location) == (IMPLEMENTS, "option-flag", "fw/args.py:12")

@@ -28,7 +28,7 @@ def _selected(catalog, slugs: list[str] | None, fail):
 
 
 def _mine(
-    store, entry, repo: Path | None, methods, workers, fail, unshallow: bool = False, strict: bool = False
+    store, entry, repo: Path | None, catalog, workers, fail, unshallow: bool = False, strict: bool = False
 ) -> Path:
     from ...loaders.repository import GitError, clone_or_fetch, fetch_full_history
     from ...sync.git import sync_git
@@ -38,7 +38,10 @@ def _mine(
         if unshallow and fetch_full_history(path):
             typer.echo(f"{entry.slug}: fetched the whole history of the shallow clone {path}", err=True)
         with progress_bar(f"mining {entry.slug}") as advance:
-            report = sync_git(store, entry.slug, path, methods, workers=workers, progress=advance)
+            report = sync_git(
+                store, entry.slug, path, list(catalog.methods.values()), workers=workers, progress=advance,
+                vendored=catalog.vendored_packages(entry.slug),
+            )  # fmt: skip
     except GitError as exc:
         fail(f"{entry.slug}: {exc}")
     print_report(report)
@@ -75,7 +78,7 @@ def register(app, load_app, connect, fail) -> None:
         catalog = read_catalog_or_fail(fail, store)
         entry = framework_entry(catalog, framework, fail)
         with connect(store) as s:
-            _mine(s, entry, repo, list(catalog.methods.values()), workers, fail, unshallow, strict)
+            _mine(s, entry, repo, catalog, workers, fail, unshallow, strict)
 
     @app.command("update")
     def update(
@@ -93,14 +96,13 @@ def register(app, load_app, connect, fail) -> None:
 
         catalog = read_catalog_or_fail(fail, store)
         entries = _selected(catalog, framework, fail)
-        methods = list(catalog.methods.values())
         with connect(store) as s:
             before = whats_new(s)
             for entry in entries:
-                path = _mine(s, entry, None, methods, workers, fail)
+                path = _mine(s, entry, None, catalog, workers, fail)
                 print_report(sync_rules(s, entry.slug, path))
             if os.environ.get("GITHUB_TOKEN"):
-                _update_threads(s, entries, methods, fail)
+                _update_threads(s, entries, list(catalog.methods.values()), fail)
             else:
                 typer.echo("github threads: not refreshed; set GITHUB_TOKEN to load them", err=True)
             typer.echo("What is new:")
@@ -181,7 +183,8 @@ def register(app, load_app, connect, fail) -> None:
             except GitError as exc:
                 fail(f"{entry.slug}: {exc}")
             try:
-                facts.append(mine_repository(entry.slug, path, methods, workers))
+                vendored = catalog.vendored_packages(entry.slug)
+                facts.append(mine_repository(entry.slug, path, methods, workers, vendored))
                 rules = list(rule_records(entry.slug, GitTree(path, facts[-1].head)))
             except (GitError, FileNotFoundError, RulesError) as exc:
                 fail(f"{entry.slug}: {exc}")

@@ -26,15 +26,18 @@ import dataclasses
 import functools
 import itertools
 import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ...graph.records import Evidence
 from .arxiv_ids import find_arxiv_ids
 from .literals import LiteralScanner
 from .methods import CodeAlias, CodeAliasIndex, CodeHit, MethodMatcher
+from .python_code import Place, PythonBlock
 
 IMPLEMENTS = "IMPLEMENTS"
 MENTIONS = "MENTIONS"
+SPELLS = "SPELLS"  # a framework's own identifier for a method, learned from a change
 
 _VENDORED = re.compile(
     r"(?:^|/)(?:third[_-]?party|3rdparty|vendor(?:ed)?|_vendor|external|site-packages|node_modules)/",
@@ -58,6 +61,8 @@ _CI = re.compile(
 )  # CI and packaging: they name things, they do not implement them
 _YAML = re.compile(r"\.(?:ya?ml)$", re.I)
 _HASH_COMMENT = re.compile(r"\.(?:py|pyi|ya?ml|toml|sh|cfg|ini)$|(?:^|/)(?:Dockerfile|Makefile)", re.I)
+_PYTHON = re.compile(r"\.pyi?$", re.I)
+_TODO = re.compile(r"\b(?:TODO|FIXME|XXX)\b")  # a plan to implement is not an implementation
 _REVERT = re.compile(r"^Revert\b", re.IGNORECASE)
 _REVERTS_SHA = re.compile(r"This reverts commit ([0-9a-f]{7,40})", re.IGNORECASE)
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)", re.MULTILINE)
@@ -88,9 +93,18 @@ class Link:
     identifier: str
     rule: str
     confidence: float
+    # Why this IMPLEMENTS still needs a second signal in the same change (an ambiguous alias, a
+    # name two methods share); empty when the alias is enough on its own. Not stored.
+    needs_signal: str = ""
+    context: str = ""  # for a link needing a second signal: the lines around it, not stored
+    recipe: bool = False  # found in a runnable example or recipe, not in package code
+    vendored: str = ""  # the other framework's package whose copied tree it was found in
 
     def evidence(self) -> Evidence:
-        return Evidence(self.source_kind, self.location, self.identifier, self.rule, self.confidence)
+        """What the stored edge carries."""
+        implementation = ("recipe" if self.recipe else "code") if self.rel == IMPLEMENTS else None
+        return Evidence(self.source_kind, self.location, self.identifier, self.rule, self.confidence,
+                        implementation, True if self.vendored else None)  # fmt: skip
 
 
 @dataclass
@@ -190,6 +204,206 @@ def _judge_code_hit(alias: CodeAlias, line: str, s: int, e: int, path: str, ambi
     return ("code-word", 0.0)
 
 
+def _prose_rule(alias: CodeAlias, line: str, s: int, place: Place | None | bool) -> str | None:
+    """The MENTIONS rule for a hit in added code that is prose, not code: a TODO, a docstring,
+    a comment, a string literal that selects nothing; None when the hit is code (or a literal
+    in a selecting position) and the code rules judge it."""
+    if _TODO.search(line[:s]):
+        return "todo"
+    if not place:
+        return None
+    if place.kind == "docstring":
+        return "docstring"
+    if place.kind == "comment":
+        return "code-comment"
+    if place.kind != "string" or alias.kind == "setting":
+        return None
+    if alias.kind == "class" and place.whole:
+        return None  # `__all__ = ["GRPOTrainer"]`, a lazy-import table: the class is exported
+    return None if place.why else "string-literal"
+
+
+class AddedBlocks:
+    """A Python file's added lines, read as code around each hit: `place(offset, start, end)` for
+    a hit at columns start:end of the added line holding `offset`. A hit with no quote or `#`
+    before it on its line, outside any triple-quoted string, is code without tokenizing; a hit in
+    a literal is read on its own line first, and with a few lines around it only when the line
+    alone cannot say whether the literal selects behaviour."""
+
+    BEFORE, AFTER = 8, 2  # lines of context tokenized around a hit: its statement, usually
+
+    def __init__(self, text: str):
+        self.text = text
+        self._triples = _TRIPLE_QUOTE in text or _TRIPLE_APOS in text
+        self._windows: dict[tuple[int, int], PythonBlock] = {}
+        self._breaks: list[int] | None = None  # starts of the lines that are not added
+        self._quotes: dict[str, list[int]] = {}  # where each kind of triple quote is
+
+    def _positions(self, pattern: re.Pattern) -> list[int]:
+        return [m.start() for m in pattern.finditer(self.text)]
+
+    def place(self, offset: int, start: int, end: int) -> Place:
+        text = self.text
+        line_start = text.rfind("\n", 0, offset) + 1
+        quoted = any(ch in text[line_start + 1 : line_start + 1 + start] for ch in "\"'#")
+        inside = self._inside(line_start) if self._triples else ""
+        if not inside and not quoted:
+            return _CODE_PLACE  # no string or comment can hold it
+        if not inside:
+            place = self._window(line_start, line_start, "").place(0, start, end)
+            if place.kind in ("code", "comment") or not place.whole or place.why in _LINE_DECIDES:
+                return place  # a token within the line: its own line shows all it can
+        lo, row = line_start, 0
+        first = self._block_start(line_start)
+        while row < self.BEFORE and lo > first:
+            lo = text.rfind("\n", 0, lo - 1) + 1
+            row += 1
+        hi = line_start
+        for _ in range(self.AFTER):
+            nxt = text.find("\n", hi) + 1
+            if nxt <= 0 or not text.startswith("+", nxt):
+                break
+            hi = nxt
+        return self._window(lo, hi, self._inside(lo) if self._triples else "").place(row, start, end)
+
+    def _block_start(self, line_start: int) -> int:
+        """Offset of the first line of the run of added lines holding `line_start`."""
+        if self._breaks is None:
+            self._breaks = self._positions(_NOT_ADDED)
+        k = bisect.bisect_left(self._breaks, line_start) - 1
+        return 0 if k < 0 else self.text.find("\n", self._breaks[k]) + 1
+
+    def _inside(self, line_start: int) -> str:
+        """The triple quote the added line at `line_start` starts inside of, or '': triple quotes
+        counted since its block began (one inside a one-line string is rare enough)."""
+        first = self._block_start(line_start)
+        for quote in (_TRIPLE_QUOTE, _TRIPLE_APOS):
+            if quote not in self._quotes:
+                self._quotes[quote] = self._positions(re.compile(re.escape(quote)))
+            at = self._quotes[quote]
+            if (bisect.bisect_left(at, line_start) - bisect.bisect_left(at, first)) % 2:
+                return quote
+        return ""
+
+    def _window(self, lo: int, hi: int, inside: str) -> PythonBlock:
+        """Added lines from the one at `lo` to the one at `hi` (offsets of their `+`)."""
+        block = self._windows.get((lo, hi))
+        if block is None:
+            stop = self.text.find("\n", hi)
+            lines = [line[1:] for line in self.text[lo : stop if stop >= 0 else len(self.text)].split("\n")]
+            block = self._windows[lo, hi] = PythonBlock(lines, inside)
+        return block
+
+
+_CODE_PLACE = Place("code")
+_NOT_ADDED = re.compile(r"^[-@\\ ]", re.M)  # removed lines, hunk headers, "\ No newline"
+# Reasons a literal selects that its own line shows whatever surrounds it.
+_LINE_DECIDES = {"compare", "option-default", "flag", "registry-key", "choices"}
+_TRIPLE_QUOTE, _TRIPLE_APOS = '"' * 3, "'" * 3
+
+
+_UNREACHED = "new-file; nothing in this change imports, registers or runs it"
+_IMPORT = re.compile(r"^\+\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+))", re.M)
+_ENTRY = re.compile(r"__main__|\bregist\w*\(|@\w*regist|add_argument\(")  # runs or registers itself
+_RECIPE = re.compile(r"(?:^|/)recipes?/", re.I)
+_RUNNABLE = re.compile(r"\.(?:sh|ya?ml|py|toml|json)$", re.I)
+_ASSIGNED = re.compile(r"[\w.-]+\s*[=:]\s*[\"']?$")  # `adv_estimator=`, `loss_type: "`
+_ADDITIVE = re.compile(r"\b(?:add|support|implement|introduce|enable|integrate|new)\w*", re.I)
+_VALUE_POSITIONS = {"compare", "choices", "registry-key"}  # values; a flag names an option, not a choice
+_STRING = re.compile(r"""(["'])(-{0,2}[A-Za-z][\w.-]{2,48})\1""")
+_CLASS_DEF = re.compile(r"^\+\s*class\s+([A-Za-z_]\w{2,48})", re.M)
+_FIELD = re.compile(r"^\+\s*([a-z_][a-z0-9_]{2,48})\s*:\s*[\w\[\]., |\"']+=", re.M)
+_YAML_KEY = re.compile(r"^\+\s*-?\s*([A-Za-z_][\w-]{2,48})\s*:", re.M)
+_SELECT_CUE = re.compile(
+    r"==|!=|\bin\s*[(\[{]|choices|Literal\[|regist|default|\bcase\b|add_argument|[A-Z_]{3,}\s*="
+)
+_DULL = {"true", "false", "none", "null", "default", "mean", "sum", "max", "min", "auto", "token"}
+
+
+@dataclass(frozen=True, slots=True)
+class Identifier:
+    """A user-facing identifier a change adds, where, and why it is user-facing."""
+
+    identifier: str
+    location: str
+    why: str  # compare, choices, registry-key, flag, option-default, class, field, config-key
+
+
+def _identifiers(f: FileDiff, worth: Callable[[str], bool]) -> Iterator[Identifier]:
+    """User-facing identifiers on a code file's added lines: selecting string literals, classes
+    and config fields in Python; keys in YAML configs. Candidates are found by pattern over the
+    whole text and judged by `worth` before anything is tokenized."""
+    python = _PYTHON.search(f.path) is not None
+    if not python and not _YAML.search(f.path):
+        return
+    text = f.text
+    blocks = AddedBlocks(text) if python else None
+    patterns = (
+        ((_CLASS_DEF, "class"), (_FIELD, "field"), (_STRING, "")) if python else ((_YAML_KEY, "config-key"),)
+    )
+    for pattern, why in patterns:
+        for m in pattern.finditer(text):
+            ident = m.group(2) if pattern is _STRING else m.group(1)
+            if not worth(ident):
+                continue
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            if not text.startswith("+", line_start):
+                continue
+            group = 2 if pattern is _STRING else 1
+            s, e = m.start(group) - line_start - 1, m.end(group) - line_start - 1
+            line_end = text.find("\n", m.end())
+            line = text[line_start + 1 : line_end if line_end >= 0 else len(text)]
+            where = f"{f.path}:{_line_number(text, line_start)}"
+            if not python:
+                if "#" not in line[:s]:
+                    yield Identifier(ident, where, why)
+            elif why:
+                if blocks.place(m.start(group), s, e).kind == "code":
+                    yield Identifier(ident, where, why)
+            elif _SELECT_CUE.search(line):  # a comparison, choices, registry or default on the line
+                place = blocks.place(m.start(group), s, e)
+                if place.whole and place.why:
+                    yield Identifier(ident, where, place.why)
+
+
+def _names_any(text: str, words: tuple[str, ...]) -> bool:
+    """Whether a file's text holds any of the words at all (so an identifier in it could carry
+    one): a cheap test before the file's identifiers are looked for."""
+    folded = text.lower().replace("-", "_")
+    return any(w in folded for w in words)
+
+
+def _carries(identifier: str, words: tuple[str, ...]) -> bool:
+    """Whether an identifier holds one of the method's names as a whole part
+    (`use_dapo_loss`, `DAPOLoss`, `--dr-grpo`), not inside a longer word."""
+    if not words:
+        return False
+    flat = _CAMEL.sub("_", identifier).lower().replace("-", "_").strip("_")
+    return _parts_pattern(words).search(flat) is not None
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+@functools.lru_cache(maxsize=256)
+def _parts_pattern(words: tuple[str, ...]) -> re.Pattern:
+    return re.compile(r"(?:^|_)(?:" + "|".join(map(re.escape, words)) + r")(?:_|$)")
+
+
+def _name_words(method) -> tuple[str, ...]:
+    """The method's name and single-word aliases, as identifier parts (`dr_grpo`, `dapo`);
+    ambiguous ones and very short ones are left out, they say too little on their own."""
+    ambiguous = {a.lower() for a in getattr(method, "ambiguous_aliases", ()) or ()}
+    words = set()
+    for name in (method.name, *method.aliases):
+        if name.lower() in ambiguous:
+            continue
+        word = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+        if len(word) >= 3 and re.fullmatch(r"[a-z0-9]+(?:_[a-z0-9]+)?", word):
+            words.add(word)
+    return tuple(sorted(words))
+
+
 def _module_named(path: str, token: str) -> bool:
     """A Python module named exactly after an alias (`algorithms/distillation.py`)."""
     name = path.rsplit("/", 1)[-1].lower()
@@ -222,23 +436,37 @@ def _line_number(text: str, line_start: int) -> int:
 class CommitLinker:
     """Links for one commit at a time; build once per catalog and reuse (the regexes are compiled)."""
 
-    def __init__(self, methods):
+    def __init__(self, methods, vendored_packages: Iterable[str] = ()):
+        """`vendored_packages`: package names of other frameworks; a tree of that name inside
+        this framework's repository is a copy, whose links are marked `vendored`."""
         methods = list(methods)
+        self.foreign = frozenset(p.lower() for p in vendored_packages)
         self.index = CodeAliasIndex(methods)
         self.matcher = MethodMatcher(methods)
         self.paper_of = {m.slug: getattr(m, "arxiv_id", None) for m in methods}
+        self.titles = {m.slug: _title_cue(getattr(m, "paper_title", None)) for m in methods}
+        self.slug_of_paper: dict[str, list[str]] = {}
+        for m in methods:
+            if getattr(m, "arxiv_id", None):
+                self.slug_of_paper.setdefault(m.arxiv_id, []).append(m.slug)
+        self.words = {m.slug: _name_words(m) for m in methods}
+        self.known_tokens = {a.token.replace("-", "_") for a in self.index.aliases} | {
+            a.token for a in self.index.aliases
+        }
 
     def link(self, message: str, files: list[FileDiff]) -> CommitLinks:
         out = CommitLinks(reverts=reverted_sha(message))
         best: dict[str, Link] = {}  # slug -> strongest link
         code_words: dict[str, Link] = {}  # slug -> bare use in package code
+        plain: set[str] = set()  # methods an unambiguous alias names in package code
         papers: dict[str, Link] = {}
         scanned = [(f, plan) for f in files if not f.binary and (plan := _scan_plan(f.path))]
         per_file, hints = self._hits([f for f, _ in scanned])
         for i, ((f, (category, comments)), hits) in enumerate(zip(scanned, per_file, strict=True)):
             if i in hints:
                 self._link_papers(f, hints[i], papers)
-            self._link_file(f, category, comments, hits, best, code_words)
+            self._link_file(f, category, comments, hits, best, code_words, plain, self._copied_from(f.path),
+                            scanned)  # fmt: skip
         named = {m.slug: m for m in self.matcher.find(message)}
         for slug, m in named.items():
             link = best.get(slug)
@@ -255,15 +483,109 @@ class CommitLinker:
         for a in find_arxiv_ids(message, bare=False) if cited else ():
             papers.setdefault(a.arxiv_id, Link(MENTIONS, "Paper", a.arxiv_id, "commit-message",
                                                "message", a.text, a.rule, 0.9))  # fmt: skip
+        spelled = self._learn_spellings(message, named, scanned, best)
+        self._second_signals(message, best, named, plain, papers)
         if out.reverts is not None:
             best = {
                 s: Link(MENTIONS, "Method", s, lk.source_kind, lk.location, lk.identifier, "revert", 0.5)
                 for s, lk in best.items()
             }
-        out.links = sorted(best.values(), key=lambda lk: lk.key) + sorted(
-            papers.values(), key=lambda p: p.key
+            spelled = []
+        out.links = (
+            sorted(best.values(), key=lambda lk: lk.key)
+            + spelled
+            + sorted(papers.values(), key=lambda p: p.key)
         )
         return out
+
+    def _learn_spellings(self, message: str, in_message: dict, scanned: list, best: dict) -> list[Link]:
+        """Aliases this framework teaches: when the subject names a method (by catalog name or
+        its paper's arXiv id) and the same change adds a user-facing identifier in package code
+        (an option value that selects behaviour, a CLI flag, a class, a config field), that
+        identifier is the framework's spelling of the method. It is learned when it carries the
+        method's name (`use_dapo_loss`), or when it is the one new selecting value of a change
+        that says it adds something. The change then implements the method, and a SPELLS link
+        keeps the identifier with its evidence."""
+        subject = message.split("\n", 1)[0]
+        named = {slug: m.text for slug, m in in_message.items() if m.start < len(subject)}
+        for found in find_arxiv_ids(subject, bare=False):  # a pull request body cites too much
+            for slug in self.slug_of_paper.get(found.arxiv_id, ()):
+                named.setdefault(slug, found.text)
+        # Learned only where the catalog's aliases found no implementation: it costs a tokenizer
+        # run per candidate, and where they did, the identifier is already known.
+        named = {
+            slug: text
+            for slug, text in named.items()
+            if not ((old := best.get(slug)) and old.rel == IMPLEMENTS and not old.needs_signal)
+        }
+        if not named or len(named) > 2:
+            return []
+        words = tuple(sorted({w for slug in named for w in self.words.get(slug, ())}))
+        code = [f for f, (category, _) in scanned if category == "code"]
+        carrying = [
+            c
+            for f in code
+            if _names_any(f.text, words)
+            for c in _identifiers(f, lambda ident: self._new(ident) and _carries(ident, words))
+        ]
+        values: dict[str, Identifier] = {}  # the selecting values of an additive change, up to two
+        if _ADDITIVE.search(subject) and not carrying:
+            candidates = (c for f in code for c in _identifiers(f, self._new) if c.why in _VALUE_POSITIONS)
+            for c in candidates:
+                values.setdefault(c.identifier, c)
+                if len(values) > 1:
+                    break  # more than one: none of them is clearly the method's
+        spelled: list[Link] = []
+        for slug, name in sorted(named.items()):
+            learned = [c for c in carrying if _carries(c.identifier, self.words.get(slug, ()))]
+            how = "carries the method's name"
+            if not learned and len(values) == 1:
+                learned = list(values.values())
+                how = "the one new selecting value of an additive change"
+            if not learned:
+                continue
+            c = learned[0]
+            evidence = dict(source_kind="diff", location=c.location, identifier=c.identifier,
+                            confidence=0.7)  # fmt: skip
+            rule = f"learned-alias: the subject names {name!r}; {c.why} {how}"
+            spelled.append(Link(SPELLS, "Method", slug, rule=rule, **evidence))
+            old = best.get(slug)
+            if old is None or old.rel != IMPLEMENTS or old.needs_signal:
+                best[slug] = Link(IMPLEMENTS, "Method", slug, rule=rule, **evidence)
+        return spelled
+
+    def _new(self, identifier: str) -> bool:
+        """Whether an identifier could be learned at all (reading its place costs a tokenizer
+        run): not already a catalog alias, and not a word every option uses."""
+        token = identifier.lower().strip("-")
+        return token not in self.known_tokens and token not in _DULL
+
+    def _second_signals(self, message: str, best: dict, named: dict, plain: set, papers: dict) -> None:
+        """An IMPLEMENTS from an ambiguous or shared alias stands only with an independent signal
+        in the same change: the method's arXiv id or paper title, the message naming the method,
+        or an unambiguous alias of it in package code. Otherwise it is a MENTIONS saying why."""
+        lowered = message.lower()
+        for slug, link in list(best.items()):
+            if link.rel != IMPLEMENTS or not link.needs_signal:
+                continue
+            title = self.titles.get(slug)
+            if self.paper_of.get(slug) in papers:
+                signal = "arXiv id"
+            elif title and title in lowered:
+                signal = "paper title"
+            elif slug in named:
+                signal = "message names it"
+            elif slug in plain:
+                signal = "unambiguous alias"
+            elif any(m.slug == slug and m.rule.startswith("alias-") for m in self.matcher.find(link.context)):
+                signal = "named beside it"  # `== "tis":  # truncated importance sampling`
+            else:
+                best[slug] = dataclasses.replace(
+                    link, rel=MENTIONS, confidence=0.4,
+                    rule=f"{link.rule}; {link.needs_signal} without a second signal",
+                )  # fmt: skip
+                continue
+            best[slug] = dataclasses.replace(link, rule=f"{link.rule}; {link.needs_signal}, {signal}")
 
     def _hits(self, files: list[FileDiff]) -> tuple[list[list[CodeHit]], dict[int, list[int]]]:
         """Alias hits per file (offsets into its hunk text), and where files may cite a paper
@@ -282,15 +604,48 @@ class CommitLinker:
         return per_file, hints
 
     def _link_file(
-        self, f: FileDiff, category: str, comments: bool, hits: list[CodeHit], best: dict, code_words: dict
+        self,
+        f: FileDiff,
+        category: str,
+        comments: bool,
+        hits: list[CodeHit],
+        best: dict,
+        code_words: dict,
+        plain: set,
+        vendored: str = "",
+        scanned: list = (),
     ) -> None:
+        recipe = category == "example" or _RECIPE.search(f.path) is not None
+        if category == "example" and not _RUNNABLE.search(f.path):
+            recipe = False
+        mark = functools.partial(_mark, recipe=recipe, vendored=vendored)
         if f.status == "A" and category == "code":
             for alias in self.index.path_hits(f.path):
-                if self.index.is_ambiguous(alias) and not _module_named(f.path, alias.token):
+                doubt = self._doubt(alias)
+                if doubt and not _module_named(f.path, alias.token):
                     continue  # `prime_metrics.py`, `opd.toml`: the word may mean something else
-                _keep(best, Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:1", alias.alias,
-                                 "new-file", 0.9))  # fmt: skip
+                link = Link(
+                    IMPLEMENTS,
+                    "Method",
+                    alias.slug,
+                    "diff",
+                    f"{f.path}:1",
+                    alias.alias,
+                    "new-file",
+                    0.9,
+                    doubt,
+                )
+                if alias.kind != "path" and not _reached(f, scanned):
+                    link = dataclasses.replace(
+                        link, rel=MENTIONS, confidence=0.5, needs_signal="", rule=_UNREACHED
+                    )
+                _keep(best, mark(link))
+        if category == "code" and _PYTHON.search(f.path) and "import" in f.text:
+            for link in self._wiring(f):
+                _keep(best, mark(link))
         text = f.text
+        python = category == "code" and _PYTHON.search(f.path) is not None
+        blocks = AddedBlocks(text) if python else None
         settled: set[str] = set()  # methods nothing later in this file can improve
         for hit in hits:
             alias = hit.alias
@@ -302,7 +657,11 @@ class CommitLinker:
             line = line[1:]  # the added text, without the diff's `+`
             s, e = hit.start - line_start - 1, hit.end - line_start - 1
             ambiguous = self.index.is_ambiguous(alias)
-            if category != "code":
+            verdict = _recipe_verdict(alias, line, s, e, f.path) if recipe and category == "example" else None
+            if verdict is not None:
+                rule, confidence = verdict
+                rel = IMPLEMENTS
+            elif category != "code":
                 if alias.kind in ("class", "identifier") or (not ambiguous and alias.kind != "setting"):
                     settled.add(alias.slug)
                     rule, confidence, rel = f"{category}-mention", 0.5, MENTIONS
@@ -312,25 +671,80 @@ class CommitLinker:
                 if ambiguous:
                     continue
                 rule, confidence, rel = "code-comment", 0.5, MENTIONS
+            elif (
+                prose := _prose_rule(alias, line, s, place := python and blocks.place(hit.start, s, e))
+            ) is not None:
+                if ambiguous:
+                    continue
+                rule, confidence, rel = prose, 0.4 if prose == "string-literal" else 0.5, MENTIONS
             else:
-                verdict = _judge_code_hit(alias, line, s, e, f.path, ambiguous)
+                if place and place.why and alias.kind in ("word", "identifier"):
+                    # `{"dapo": loss}` in a registry, `"--dapo"` in a parser: the literal selects
+                    verdict = ("option-flag" if place.why == "flag" else "option-value", 0.85)
+                else:
+                    verdict = _judge_code_hit(alias, line, s, e, f.path, ambiguous)
                 if verdict is None:
                     continue
                 rule, confidence = verdict
                 rel = IMPLEMENTS
+                doubt = self._doubt(alias)
+                if not doubt:
+                    plain.add(alias.slug)
                 if confidence == 0.0:
                     if rule != "code-word" or ambiguous or alias.slug in code_words:
                         continue
                     rel, confidence = MENTIONS, 0.4
-            if not _improves(best, alias.slug, rel, confidence):
+            doubt = self._doubt(alias) if rel == IMPLEMENTS else ""
+            around = (
+                text[text.rfind("\n", 0, max(0, line_start - 1)) + 1 : line_start + len(line) + 1]
+                if doubt
+                else ""
+            )
+            link = mark(Link(rel, "Method", alias.slug, "diff", f"{f.path}:{_line_number(text, line_start)}",
+                             line[s:e] if alias.kind != "setting" else alias.alias, rule, confidence, doubt,
+                             around))  # fmt: skip
+            if not _improves(best, alias.slug, link):
                 continue
-            link = Link(rel, "Method", alias.slug, "diff", f"{f.path}:{_line_number(text, line_start)}",
-                        line[s:e] if alias.kind != "setting" else alias.alias, rule, confidence)  # fmt: skip
             if rule == "code-word":
                 code_words[alias.slug] = link
             best[alias.slug] = link
-            if rel == IMPLEMENTS and confidence >= 0.95:
+            if rel == IMPLEMENTS and confidence >= 0.95 and not doubt and not recipe and not vendored:
                 settled.add(alias.slug)
+
+    @functools.lru_cache(maxsize=1 << 14)  # noqa: B019 - one linker per process; modules recur
+    def _module_aliases(self, path: str) -> tuple[CodeAlias, ...]:
+        return tuple(self.index.path_hits(path))
+
+    def _copied_from(self, path: str) -> str:
+        """The other framework whose package tree holds `path` (a vendored copy), or ''."""
+        if not self.foreign:
+            return ""
+        for part in path.lower().split("/")[:-1]:
+            if part in self.foreign:
+                return part
+        return ""
+
+    def _wiring(self, f: FileDiff) -> Iterator[Link]:
+        """An added import of a module named after a method (`from .dapo_loss import ...`):
+        the change wires that module into code users run."""
+        for m in _IMPORT.finditer(f.text):
+            module = (m.group(1) or m.group(2)).strip(".")
+            if not module:
+                continue
+            path = module.replace(".", "/") + ".py"
+            for alias in self._module_aliases(path):
+                doubt = self._doubt(alias)
+                if alias.kind == "path" or (doubt and not _module_named(path, alias.token)):
+                    continue
+                where = f"{f.path}:{_line_number(f.text, m.start())}"
+                yield Link(IMPLEMENTS, "Method", alias.slug, "diff", where, module, "wiring", 0.8, doubt)
+
+    def _doubt(self, alias: CodeAlias) -> str:
+        """Why an alias alone does not establish the method: '' when it does."""
+        if self.index.is_ambiguous(alias):
+            return f"ambiguous alias {alias.alias!r}"
+        others = self.index.sharing(alias)
+        return f"{alias.alias!r} also names {', '.join(others)}" if others else ""
 
     @staticmethod
     def _link_papers(f: FileDiff, hints: list[int], papers: dict) -> None:
@@ -350,13 +764,79 @@ class CommitLinker:
 _PAPER_HINTS = LiteralScanner(["arxiv", "huggingface.co/papers", "alphaxiv"])
 
 
-def _improves(best: dict[str, Link], slug: str, rel: str, confidence: float) -> bool:
+def _reached(f: FileDiff, scanned: list) -> bool:
+    """Whether users can reach a new module in the change that adds it: it is a package's
+    `__init__`, runs or registers itself, or another file of the change names it (an import, a
+    config, a registry). Configs and scripts are run as they are; only Python modules need it.
+    A catalog path (`recipe/prime`) is the method's own folder and needs nothing more."""
+    if not _PYTHON.search(f.path):
+        return True
+    stem = f.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    if stem == "__init__" or _ENTRY.search(f.text):
+        return True
+    return any(stem in other.text for other, _ in scanned if other.path != f.path)
+
+
+def _strength(link: Link) -> tuple:
+    """Any IMPLEMENTS beats MENTIONS; then the framework's own code beats a vendored copy, one
+    needing no second signal beats one that does, package code beats a recipe; then confidence."""
+    return (
+        link.rel == IMPLEMENTS,
+        not link.vendored,
+        not link.needs_signal,
+        not link.recipe,
+        link.confidence,
+    )
+
+
+def _improves(best: dict[str, Link], slug: str, link: Link) -> bool:
     old = best.get(slug)
-    return old is None or (rel == IMPLEMENTS, confidence) > (old.rel == IMPLEMENTS, old.confidence)
+    return old is None or _strength(link) > _strength(old)
 
 
 def _keep(best: dict[str, Link], link: Link) -> None:
-    """Keep the strongest link per method: any IMPLEMENTS beats MENTIONS, then confidence."""
-    old = best.get(link.key)
-    if old is None or (link.rel == IMPLEMENTS, link.confidence) > (old.rel == IMPLEMENTS, old.confidence):
+    """Keep the strongest link per method."""
+    if _improves(best, link.key, link):
         best[link.key] = link
+
+
+VENDORED_CONFIDENCE = 0.5  # factor on a link found in another framework's copied tree
+
+
+def _mark(link: Link, recipe: bool, vendored: str) -> Link:
+    """A link as found in a recipe or in a vendored copy: said in its rule, and a vendored one
+    at lower confidence."""
+    if recipe and link.rel == IMPLEMENTS:
+        link = dataclasses.replace(link, recipe=True, confidence=min(link.confidence, 0.6))
+    if vendored:
+        link = dataclasses.replace(
+            link, vendored=vendored, rule=f"{link.rule}; vendored copy of {vendored}",
+            confidence=round(link.confidence * VENDORED_CONFIDENCE, 3),
+        )  # fmt: skip
+    return link
+
+
+def _recipe_verdict(alias: CodeAlias, line: str, s: int, e: int, path: str) -> tuple[str, float] | None:
+    """(rule, confidence) for an alias that a runnable example config or script sets: a setting
+    (`adv_estimator=grpo`), a flag (`--use_tis`), a config value or key; None otherwise."""
+    if alias.kind == "setting":
+        verdict = _judge_code_hit(alias, line, s, e, path, False)
+        return ("recipe-setting", 0.6) if verdict else None
+    if alias.kind not in ("identifier", "word") or _in_comment(line, s):
+        return None
+    if line[max(0, s - 2) : s] == "--":
+        return ("recipe-flag", 0.6)
+    if _ASSIGNED.search(line[:s]):
+        return ("recipe-value", 0.6)
+    if alias.kind == "identifier" and re.match(r"\s*[=:]", line[e:]):
+        return ("recipe-option", 0.6)
+    return None
+
+
+def _title_cue(title: str | None) -> str | None:
+    """The part of a paper title a commit message would quote: the whole title, or the name
+    before its colon when that is long enough not to be a common word."""
+    if not title:
+        return None
+    head = title.split(":", 1)[0].strip().lower()
+    return head if len(head) >= 12 else title.lower()

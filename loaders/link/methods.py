@@ -214,6 +214,9 @@ class CodeAliasIndex:
         for a in self.aliases:
             if a.kind in ("class", "identifier", "word", "setting"):
                 self.by_token.setdefault(a.token, []).append(a)
+        self._slugs_of: dict[tuple[str, str, str], set[str]] = {}
+        for a in self.aliases:
+            self._slugs_of.setdefault((a.kind, a.token, a.value), set()).add(a.slug)
         self.paths = [a for a in self.aliases if a.kind == "path"]
         self.path_words = [a for a in self.aliases if a.kind in ("word", "identifier")]
         # Whole tokens only: never inside a longer identifier (`grpo` is not in `dr_grpo`).
@@ -226,6 +229,10 @@ class CodeAliasIndex:
 
     def is_ambiguous(self, alias: CodeAlias) -> bool:
         return (alias.slug, alias.token) in self.ambiguous
+
+    def sharing(self, alias: CodeAlias) -> list[str]:
+        """Other methods spelled by the same alias (`reinforce`), sorted."""
+        return sorted(self._slugs_of.get((alias.kind, alias.token, alias.value), set()) - {alias.slug})
 
     def scan(self, text: str) -> Iterable[CodeHit]:
         """Token hits in `text` (any case); callers judge each hit by its line."""

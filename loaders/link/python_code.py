@@ -1,0 +1,255 @@
+"""Added Python lines understood by their tokens: code, comment, docstring or string literal,
+and whether a string literal sits where it selects behaviour.
+
+A `-U0` diff gives fragments, not modules: a block of added lines may start inside a call, a
+class body or a docstring. Each line's indentation is set aside before `tokenize` reads the block
+(indentation never changes what a token is, and fragments rarely indent consistently), and a
+block that ends inside a triple-quoted string is read again as if it had started inside one.
+Only blocks holding an alias hit are tokenized, so the cost follows the hits, not the history.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from collections.abc import Iterator
+from dataclasses import dataclass
+from token import COMMENT, DEDENT, ENDMARKER, INDENT, NAME, NEWLINE, NL, OP, STRING
+
+_SKIP = {NL, COMMENT, INDENT, DEDENT}
+_CLOSE = {")": "(", "]": "[", "}": "{"}
+_SELECT_KEYWORDS = {"default", "choices", "const", "default_factory"}
+_REGISTRY_CALL = re.compile(r"regist", re.IGNORECASE)  # register(...), registry.add(...)
+_CONSTANT = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
+_REGISTRY_WORD = re.compile(r"regist|mapping|_map$|_fns?$|dispatch", re.IGNORECASE)
+_PREFIX = re.compile(r"^[rbuf]*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Place:
+    """What an added token is: `code`, `comment`, `docstring` or `string`. For a string: whether
+    the alias is the whole literal (`"ipo"`, `"--ipo"`) and, if so, whether the literal selects
+    behaviour (`why`: compare, option-default, choices, registry-key, flag); empty otherwise."""
+
+    kind: str
+    whole: bool = False
+    why: str = ""
+
+
+CODE = Place("code")
+
+
+class PythonBlock:
+    """A few consecutive added lines, tokenized once; `place(row, start, end)` answers for a hit on
+    line `row` at columns `start:end` of the line as added. `inside` is the triple quote the
+    first line starts inside of, if any (the caller counts quotes on the lines before)."""
+
+    def __init__(self, lines: list[str], inside: str = ""):
+        self.shift = [len(line) - len(line.lstrip(" \t")) for line in lines]
+        text = "\n".join(line[s:] for line, s in zip(lines, self.shift, strict=True)) + "\n"
+        self.tokens, self.open_string = _tokens(inside + text, len(inside))
+        # Lines that start inside a call close brackets they never opened; tokenize would then
+        # take the next line break inside a bracket for a statement's end. Opening them first,
+        # as the lines before did, keeps the structure; the added tokens are told apart by `_fake`.
+        self._fake = -min(_levels(self.tokens), default=0)
+        if self._fake > 0:
+            prefix = "(" * self._fake + inside
+            self.tokens, self.open_string = _tokens(prefix + text, len(prefix))
+        self.significant = [t for t in self.tokens if t.type not in _SKIP]
+        self._index = {id(t): k for k, t in enumerate(self.significant)}
+        self._prose: dict[int, list[tokenize.TokenInfo]] = {}  # row -> comments and strings on it
+        for tok in self.tokens:
+            if tok.type in (COMMENT, STRING):
+                for r in range(tok.start[0], tok.end[0] + 1):
+                    self._prose.setdefault(r, []).append(tok)
+
+    def place(self, row: int, start: int, end: int) -> Place:
+        pos = (row + 1, start - self.shift[row])
+        stop = (row + 1, end - self.shift[row])
+        if self.open_string is not None and pos >= self.open_string:
+            return Place("docstring")  # a triple-quoted string still open where the lines end
+        for tok in self._prose.get(row + 1, ()):
+            if tok.start <= pos and stop <= tok.end:
+                if tok.type == COMMENT:
+                    return Place("comment")
+                return self._string_place(tok, pos, stop)
+        return CODE
+
+    def _string_place(self, tok: tokenize.TokenInfo, pos, stop) -> Place:
+        i = self._index[id(tok)]
+        before = self.significant[i - 1] if i else None
+        after = self.significant[i + 1] if i + 1 < len(self.significant) else None
+        if (before is None or before.type in (NEWLINE, INDENT, DEDENT) or before.string == ";") and (
+            after is None or after.type in (NEWLINE, ENDMARKER) or after.string == ";"
+        ):
+            return Place("docstring")
+        body = _PREFIX.sub("", tok.string)
+        quote = 3 if body[:3] in ('"""', "'''") else 1
+        inner_start = tok.start[1] + (len(tok.string) - len(body)) + quote
+        whole = (
+            tok.start[0] == tok.end[0] and pos[1] - inner_start in (0, 1, 2) and stop[1] == tok.end[1] - quote
+        )
+        if not whole:
+            return Place("string")
+        content = body[quote:-quote] if len(body) >= 2 * quote else ""
+        if pos[1] > inner_start and content[: pos[1] - inner_start].strip("-"):
+            return Place("string")
+        return Place("string", True, self._selects(i, content))
+
+    def _selects(self, i: int, content: str) -> str:
+        """Why the literal at significant token `i` selects behaviour, or '' if it does not."""
+        sig = self.significant
+        before = sig[i - 1] if i else None
+        after = sig[i + 1] if i + 1 < len(sig) else None
+        if self._statement_keyword(i) == "assert":
+            return ""  # an assertion checks a value, it does not choose what runs
+        if (before and before.string in ("==", "!=")) or (after and after.string in ("==", "!=")):
+            return "compare"
+        if before and before.string == "case":
+            return "compare"
+        if before and before.string == "=" and i >= 2 and sig[i - 2].string in _SELECT_KEYWORDS:
+            return "option-default"
+        if content.startswith("-") and self._opener(i) == "(":
+            return "flag"
+        if before and before.string == "=" and self._annotated_default(i - 1):
+            return "option-default"
+        opener_at = self._opener_index(i)
+        if opener_at is None:
+            return ""
+        if opener_at < 0:  # inside brackets opened before the block: the context is not in the diff
+            return "outside-block" if before is None or before.string == "," else ""
+        opener = sig[opener_at]
+        lead = sig[opener_at - 1] if opener_at else None
+        lead2 = sig[opener_at - 2] if opener_at >= 2 else None
+        if lead is not None and lead.string == "in":
+            return "compare"
+        if opener.string in "([" and lead is not None and lead.string == "Literal":
+            return "choices"
+        if lead is not None and lead.string == "=" and lead2 is not None and lead2.string == "choices":
+            return "choices"
+        if (
+            opener.string == "("
+            and lead is not None
+            and lead.type == NAME
+            and _REGISTRY_CALL.search(lead.string)
+        ):
+            return "registry-key"
+        if opener.string == "[" and after and after.string == "]" and lead is not None:
+            follows = sig[i + 2] if i + 2 < len(sig) else None
+            if follows is not None and follows.string == "=" and _registry_name(lead.string):
+                return "registry-key"
+        if opener.string in "([{" and lead is not None and lead.string == "=" and lead2 is not None:
+            if (
+                lead2.type == NAME
+                and _CONSTANT.match(lead2.string)
+                and (after is None or after.string != ":")
+            ):
+                return "choices"  # MODES = ("a", "b"): the values a setting may take
+        if (
+            opener.string == "{"
+            and after is not None
+            and after.string == ":"
+            and lead is not None
+            and lead.string == "="
+            and lead2 is not None
+            and _registry_name(lead2.string)
+        ):
+            return "registry-key"
+        return ""
+
+    def _statement_keyword(self, i: int) -> str:
+        """The first token of the statement holding significant token `i`."""
+        k = i
+        while k > 0 and self.significant[k - 1].type not in (NEWLINE, INDENT, DEDENT):
+            k -= 1
+        return self.significant[k].string
+
+    def _annotated_default(self, eq: int) -> bool:
+        """`name: type = <literal>` at statement level (a config field), or `name=<literal>` among
+        a `def`'s parameters (an argument default)."""
+        sig = self.significant
+        k = eq - 1
+        depth = 0
+        while k >= 0:
+            t = sig[k]
+            if t.type == OP and t.string in _CLOSE:
+                depth += 1
+            elif t.type == OP and t.string in "([{":
+                if depth == 0:
+                    return self._is_def_params(k) and sig[eq - 1].type == NAME
+                depth -= 1
+            elif t.type in (NEWLINE, INDENT, DEDENT) and depth == 0:
+                break
+            k -= 1
+        # statement start: NAME ':' ... '='
+        first = k + 1
+        return (
+            first + 1 < eq
+            and sig[first].type == NAME
+            and sig[first + 1].string == ":"
+            and all(sig[j].string != "=" for j in range(first, eq))
+        )
+
+    def _is_def_params(self, paren: int) -> bool:
+        sig = self.significant
+        return paren >= 2 and sig[paren].string == "(" and sig[paren - 2].string == "def"
+
+    def _opener_index(self, i: int) -> int | None:
+        """The bracket enclosing token `i`; None at statement level, -1 if opened before the block."""
+        sig = self.significant
+        depth = 0
+        for k in range(i - 1, -1, -1):
+            t = sig[k]
+            if t.type != OP:
+                if t.type == NEWLINE and depth == 0:
+                    return None
+                continue
+            if t.string in _CLOSE:
+                depth += 1
+            elif t.string in "([{":
+                if depth == 0:
+                    return -1 if k < self._fake else k
+                depth -= 1
+        return -1 if depth == 0 else None
+
+    def _opener(self, i: int) -> str:
+        k = self._opener_index(i)
+        return self.significant[k].string if k is not None and k >= 0 else ""
+
+
+def _levels(tokens: list[tokenize.TokenInfo]) -> Iterator[int]:
+    """The bracket depth after each bracket token."""
+    level = 0
+    for tok in tokens:
+        if tok.type == OP and tok.string in "([{":
+            level += 1
+        elif tok.type == OP and tok.string in ")]}":
+            level -= 1
+            yield level
+
+
+def _registry_name(name: str) -> bool:
+    """A name that holds a registry: a module constant (`LOSSES`) or one that says so."""
+    return bool(_CONSTANT.match(name) or _REGISTRY_WORD.search(name))
+
+
+def _tokens(text: str, col_fix: int = 0) -> tuple[list[tokenize.TokenInfo], tuple[int, int] | None]:
+    """The lines' tokens, and where a triple-quoted string left open at the end starts. With
+    `col_fix`, the first line was prefixed by that many characters, taken off row 1's columns."""
+    out: list[tokenize.TokenInfo] = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            out.append(_unshift(tok, col_fix) if col_fix else tok)
+    except tokenize.TokenError as exc:
+        if "string" in str(exc.args[0]) and len(exc.args) > 1:
+            row, col = exc.args[1]
+            return out, (row, col - col_fix if row == 1 else col)
+    except (IndentationError, SyntaxError):
+        pass
+    return out, None
+
+
+def _unshift(tok: tokenize.TokenInfo, n: int) -> tokenize.TokenInfo:
+    (sr, sc), (er, ec) = tok.start, tok.end
+    return tok._replace(start=(sr, sc - n if sr == 1 else sc), end=(er, ec - n if er == 1 else ec))

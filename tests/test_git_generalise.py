@@ -1,0 +1,153 @@
+"""First implementations that generalise, on a real git history built here: prose in code, string
+literals that select nothing, ambiguous names, learned aliases, unreached modules, vendored copies
+and recipes, each mined by the product's miner into real stores and read back by stored queries."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from git_history import METHODS, Repo
+from uptake.loaders.git import mine_repository
+from uptake.loaders.release import write_release
+from uptake.queries.run import run_query
+from uptake.sync.git import sync_git
+from uptake.sync.release import sync_data_release
+
+VENDORED = ("otherfw",)
+
+
+def generalise_history(path) -> tuple[Repo, dict[str, str]]:
+    r = Repo(path)
+    s: dict[str, str] = {}
+    s["root"] = r.commit("Initial commit", {"README.md": "# fw\n", "fw/__init__.py": ""})
+    # Prose in code: a docstring listing methods, a TODO, a log message, a command line.
+    s["prose"] = r.commit(
+        "Document the losses",
+        {
+            "fw/losses.py": (
+                'def loss(x):\n    """Supported: sigmoid. TODO: DAPO with epsilon_high."""\n'
+                '    logger.info("dapo is not supported")\n'
+                '    cmd = ["python", "-m", "fw.train", "--algo", "dapo"]\n    return x\n'
+            )
+        },
+    )
+    # An ambiguous name with no second signal, then the change that cites the paper.
+    s["ipo-word"] = r.commit(
+        "Refactor options", {"fw/options.py": 'def pick(mode):\n    if mode == "ipo":\n        return 1\n'}
+    )
+    s["ipo"] = r.commit(
+        "Preference loss from arXiv:2310.12036",
+        {"fw/prefs.py": 'def pick(mode):\n    if mode == "ipo":\n        return 2\n'},
+    )
+    # The framework's own spelling of DAPO, learned from the subject and the new option value.
+    s["dapo"] = r.commit(
+        "Add DAPO token aggregation (#7)",
+        {
+            "fw/agg.py": "def agg(loss, mode):\n"
+            '    if mode == "seq-mean-token-norm":\n'
+            "        return loss.mean()\n"
+        },
+    )
+    s["dapo-docs"] = r.commit("Docs: DAPO", {"docs/dapo.md": "Set seq-mean-token-norm for DAPO.\n"})
+    # A module named after a method that nothing reaches, then the change that imports it.
+    s["kto-module"] = r.commit("Add helpers", {"fw/losses_kto/kto.py": "def loss(x):\n    return x\n"})
+    s["kto-wired"] = r.commit("Use the helpers", {"fw/trainer.py": "from fw.losses_kto.kto import loss\n"})
+    # A copied tree of another framework, and a runnable recipe.
+    s["vendored"] = r.commit("Copy a trainer", {"otherfw/trainers/gpg.py": "class GRPOTrainer:\n    pass\n"})
+    s["recipe"] = r.commit(
+        "Example: lite PPO",
+        {"examples/run_lite.sh": "python -m fw.train scale_rewards=batch \\\n  --lr 1e-6\n"},
+    )
+    return r, s
+
+
+def first_implementations(facts) -> dict[str, tuple[str, object]]:
+    first: dict[str, tuple[str, object]] = {}
+    for c in facts.commits:
+        for link in c.links:
+            if link.rel == "IMPLEMENTS" and not link.vendored and link.key not in first:
+                first[link.key] = (c.sha, link)
+    return first
+
+
+@pytest.fixture(scope="module")
+def mined(tmp_path_factory):
+    repo, s = generalise_history(tmp_path_factory.mktemp("gen") / "fw")
+    return repo, s, mine_repository("fw", repo.path, METHODS, workers=1, vendored=VENDORED)
+
+
+def links_of(facts, sha: str) -> dict[tuple[str, str], object]:
+    commit = next(c for c in facts.commits if c.sha == sha)
+    return {(lk.rel, lk.key): lk for lk in commit.links}
+
+
+def test_prose_and_unselecting_literals_never_implement(mined):
+    _, s, facts = mined
+    found = links_of(facts, s["prose"])
+    assert ("IMPLEMENTS", "dapo") not in found
+    assert found[("MENTIONS", "dapo")].rule in {"todo", "docstring", "string-literal"}
+
+
+def test_ambiguous_name_needs_a_second_signal(mined):
+    _, s, facts = mined
+    alone = links_of(facts, s["ipo-word"])[("MENTIONS", "ipo")]
+    assert "without a second signal" in alone.rule
+    assert first_implementations(facts)["ipo"][0] == s["ipo"]
+    assert first_implementations(facts)["ipo"][1].rule.endswith("arXiv id")
+
+
+def test_learned_alias_from_subject_and_identifier(mined):
+    _, s, facts = mined
+    found = links_of(facts, s["dapo"])
+    assert found[("SPELLS", "dapo")].identifier == "seq-mean-token-norm"
+    assert found[("SPELLS", "dapo")].location == "fw/agg.py:2"
+    assert first_implementations(facts)["dapo"][0] == s["dapo"]
+    assert ("SPELLS", "dapo") not in links_of(facts, s["dapo-docs"])  # docs teach nothing
+
+
+def test_unreached_module_then_wiring(mined):
+    _, s, facts = mined
+    assert links_of(facts, s["kto-module"])[("MENTIONS", "kto")].rule.startswith("new-file; nothing")
+    sha, link = first_implementations(facts)["kto"]
+    assert (sha, link.rule, link.identifier) == (s["kto-wired"], "wiring", "fw.losses_kto.kto")
+
+
+def test_vendored_tree_and_recipe(mined):
+    _, s, facts = mined
+    copied = links_of(facts, s["vendored"])[("IMPLEMENTS", "grpo")]
+    assert copied.vendored == "otherfw" and copied.confidence < 0.9
+    assert "grpo" not in first_implementations(facts)  # the framework itself never had it
+    sha, link = first_implementations(facts)["lite-ppo"]
+    assert sha == s["recipe"] and link.evidence().props()["implementation"] == "recipe"
+
+
+def test_stored_queries_read_spellings_kinds_and_vendored(store, tmp_path):
+    repo, s = generalise_history(tmp_path / "fw")
+    sync_git(store, "fw", repo.path, METHODS, workers=1, vendored=VENDORED)
+    spelled = run_query(store, "method-spellings", {"method": "dapo"}).rows
+    assert [(r["framework"], r["identifier"], r["commit"]) for r in spelled] == [
+        ("fw", "seq-mean-token-norm", s["dapo"])
+    ]
+    own = {r["method"]: r for r in run_query(store, "framework-methods", {"framework": "fw"}).rows}
+    assert "grpo" not in own and own["lite-ppo"]["implementation"] == "recipe"
+    assert own["dapo"]["implementation"] == "code" and own["kto"]["commit"] == s["kto-wired"]
+    every = run_query(store, "framework-methods", {"framework": "fw", "include_vendored": True}).rows
+    assert {r["method"]: r["vendored"] for r in every}["grpo"] is True
+
+
+def test_release_carries_spellings_kinds_and_vendored(mined, store, tmp_path):
+    _, s, facts = mined
+    folder = tmp_path / "release"
+    write_release([facts], folder)
+    rows = [json.loads(line) for line in (folder / "links.jsonl").open()]
+    assert {"rel": "SPELLS", "key": "dapo", "identifier": "seq-mean-token-norm"}.items() <= next(
+        r for r in rows if r["rel"] == "SPELLS"
+    ).items()
+    assert any(r.get("vendored") is True for r in rows)
+    assert {r.get("implementation") for r in rows if r["rel"] == "IMPLEMENTS"} == {"code", "recipe"}
+    sync_data_release(store, folder)
+    spelled = run_query(store, "method-spellings", {"method": ""}).rows
+    assert ("dapo", "seq-mean-token-norm", s["dapo"]) in {
+        (r["method"], r["identifier"], r["commit"]) for r in spelled
+    }
