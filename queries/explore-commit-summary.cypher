@@ -1,6 +1,6 @@
 // name: explore-commit-summary
 // description: Framework, date and first release of the given commits, so the explorer can draw a framework's commits as one box (its first commit, date, release and "+N more").
-// param: shas STRING[] = ["c-trl-grpo"] -- the commits' shas
+// param: shas STRING[] = ["0f5ffad26e96d1a0eef568be91da956e81b4a11b"] -- the commits' shas
 // returns: sha, framework, commit_date, commit_ts, release
 // graph: nodes=sha:Commit
 MATCH (c:Commit)

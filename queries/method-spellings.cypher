@@ -1,6 +1,6 @@
 // name: method-spellings
 // description: How each framework spells a method in its own code: the identifiers (option values, flags, classes, config keys) learned from changes whose subject names the method, each with the first change that introduced it and its evidence.
-// param: method STRING = "dapo" -- the method's slug; empty for every method
+// param: method STRING = "grpo" -- the method's slug; empty for every method
 // param: include_vendored BOOL = false -- also identifiers found in another framework's copied tree
 // returns: framework, method, identifier, commit, commit_date, evidence, rule, confidence, vendored
 // graph: nodes=framework:Framework,method:Method,commit:Commit edges=commit-SPELLS->method{location=evidence,identifier,rule,confidence},commit-PART_OF->framework

@@ -106,6 +106,7 @@ SPELLINGS = [
     ("c-verl-dapo", "dapo", "overlong_buffer"),
     ("c-trl-dapo", "dapo", "dapo"),
     ("c-trl-drgrpo", "dr-grpo", "scale_rewards"),
+    ("c-trl-grpo", "grpo", "GRPOTrainer"),
 ]
 
 EV = {"source_kind": "fixture", "location": "fixture", "rule": "fixture", "confidence": 1.0}

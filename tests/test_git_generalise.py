@@ -40,13 +40,20 @@ def generalise_history(path) -> tuple[Repo, dict[str, str]]:
         "Preference loss from arXiv:2310.12036",
         {"fw/prefs.py": 'def pick(mode):\n    if mode == "ipo":\n        return 2\n'},
     )
-    # The framework's own spelling of DAPO, learned from the subject and the new option value.
+    # A change naming a broad method adds an ordinary value: not the method's spelling.
+    s["grpo-device"] = r.commit(
+        "Add GRPO offload support",
+        {"fw/offload.py": 'def place(device):\n    if device == "cpu":\n        return 0\n'},
+    )
+    # The framework's own spelling of DAPO, learned from the subject and the new class carrying
+    # the method's name; the new option value beside it names no method and is not learned.
     s["dapo"] = r.commit(
         "Add DAPO token aggregation (#7)",
         {
-            "fw/agg.py": "def agg(loss, mode):\n"
-            '    if mode == "seq-mean-token-norm":\n'
-            "        return loss.mean()\n"
+            "fw/agg.py": "class DapoTokenNorm:\n"
+            "    def __call__(self, loss, mode):\n"
+            '        if mode == "seq-mean-token-norm":\n'
+            "            return loss.mean()\n"
         },
     )
     s["dapo-docs"] = r.commit("Docs: DAPO", {"docs/dapo.md": "Set seq-mean-token-norm for DAPO.\n"})
@@ -100,10 +107,18 @@ def test_ambiguous_name_needs_a_second_signal(mined):
 def test_learned_alias_from_subject_and_identifier(mined):
     _, s, facts = mined
     found = links_of(facts, s["dapo"])
-    assert found[("SPELLS", "dapo")].identifier == "seq-mean-token-norm"
-    assert found[("SPELLS", "dapo")].location == "fw/agg.py:2"
+    assert found[("SPELLS", "dapo")].identifier == "DapoTokenNorm"
+    assert found[("SPELLS", "dapo")].location == "fw/agg.py:1"
+    assert [k for k in found if k[0] == "SPELLS"] == [("SPELLS", "dapo")]  # the bare value taught nothing
     assert first_implementations(facts)["dapo"][0] == s["dapo"]
     assert ("SPELLS", "dapo") not in links_of(facts, s["dapo-docs"])  # docs teach nothing
+
+
+def test_a_new_value_that_carries_no_name_teaches_nothing(mined):
+    _, s, facts = mined
+    found = links_of(facts, s["grpo-device"])
+    assert ("SPELLS", "grpo") not in found and ("IMPLEMENTS", "grpo") not in found
+    assert found[("MENTIONS", "grpo")].rule == "commit-message"
 
 
 def test_unreached_module_then_wiring(mined):
@@ -127,7 +142,7 @@ def test_stored_queries_read_spellings_kinds_and_vendored(store, tmp_path):
     sync_git(store, "fw", repo.path, METHODS, workers=1, vendored=VENDORED)
     spelled = run_query(store, "method-spellings", {"method": "dapo"}).rows
     assert [(r["framework"], r["identifier"], r["commit"]) for r in spelled] == [
-        ("fw", "seq-mean-token-norm", s["dapo"])
+        ("fw", "DapoTokenNorm", s["dapo"])
     ]
     own = {r["method"]: r for r in run_query(store, "framework-methods", {"framework": "fw"}).rows}
     assert "grpo" not in own and own["lite-ppo"]["implementation"] == "recipe"
@@ -141,13 +156,13 @@ def test_release_carries_spellings_kinds_and_vendored(mined, store, tmp_path):
     folder = tmp_path / "release"
     write_release([facts], folder)
     rows = [json.loads(line) for line in (folder / "links.jsonl").open()]
-    assert {"rel": "SPELLS", "key": "dapo", "identifier": "seq-mean-token-norm"}.items() <= next(
+    assert {"rel": "SPELLS", "key": "dapo", "identifier": "DapoTokenNorm"}.items() <= next(
         r for r in rows if r["rel"] == "SPELLS"
     ).items()
     assert any(r.get("vendored") is True for r in rows)
     assert {r.get("implementation") for r in rows if r["rel"] == "IMPLEMENTS"} == {"code", "recipe"}
     sync_data_release(store, folder)
     spelled = run_query(store, "method-spellings", {"method": ""}).rows
-    assert ("dapo", "seq-mean-token-norm", s["dapo"]) in {
+    assert ("dapo", "DapoTokenNorm", s["dapo"]) in {
         (r["method"], r["identifier"], r["commit"]) for r in spelled
     }

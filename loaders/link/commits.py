@@ -308,8 +308,6 @@ _ENTRY = re.compile(r"__main__|\bregist\w*\(|@\w*regist|add_argument\(")  # runs
 _RECIPE = re.compile(r"(?:^|/)recipes?/", re.I)
 _RUNNABLE = re.compile(r"\.(?:sh|ya?ml|py|toml|json)$", re.I)
 _ASSIGNED = re.compile(r"[\w.-]+\s*[=:]\s*[\"']?$")  # `adv_estimator=`, `loss_type: "`
-_ADDITIVE = re.compile(r"\b(?:add|support|implement|introduce|enable|integrate|new)\w*", re.I)
-_VALUE_POSITIONS = {"compare", "choices", "registry-key"}  # values; a flag names an option, not a choice
 _STRING = re.compile(r"""(["'])(-{0,2}[A-Za-z][\w.-]{2,48})\1""")
 _CLASS_DEF = re.compile(r"^\+\s*class\s+([A-Za-z_]\w{2,48})", re.M)
 _FIELD = re.compile(r"^\+\s*([a-z_][a-z0-9_]{2,48})\s*:\s*[\w\[\]., |\"']+=", re.M)
@@ -502,10 +500,11 @@ class CommitLinker:
         """Aliases this framework teaches: when the subject names a method (by catalog name or
         its paper's arXiv id) and the same change adds a user-facing identifier in package code
         (an option value that selects behaviour, a CLI flag, a class, a config field), that
-        identifier is the framework's spelling of the method. It is learned when it carries the
-        method's name (`use_dapo_loss`), or when it is the one new selecting value of a change
-        that says it adds something. The change then implements the method, and a SPELLS link
-        keeps the identifier with its evidence."""
+        identifier is the framework's spelling of the method. It is learned only when it carries
+        the method's name (`use_dapo_loss`): a change that names a broad method adds many values
+        that are not its spelling (`train`, `cpu`, `length`), so a new value alone teaches nothing.
+        The change then implements the method, and a SPELLS link keeps the identifier with its
+        evidence."""
         subject = message.split("\n", 1)[0]
         named = {slug: m.text for slug, m in in_message.items() if m.start < len(subject)}
         for found in find_arxiv_ids(subject, bare=False):  # a pull request body cites too much
@@ -528,26 +527,15 @@ class CommitLinker:
             if _names_any(f.text, words)
             for c in _identifiers(f, lambda ident: self._new(ident) and _carries(ident, words))
         ]
-        values: dict[str, Identifier] = {}  # the selecting values of an additive change, up to two
-        if _ADDITIVE.search(subject) and not carrying:
-            candidates = (c for f in code for c in _identifiers(f, self._new) if c.why in _VALUE_POSITIONS)
-            for c in candidates:
-                values.setdefault(c.identifier, c)
-                if len(values) > 1:
-                    break  # more than one: none of them is clearly the method's
         spelled: list[Link] = []
         for slug, name in sorted(named.items()):
             learned = [c for c in carrying if _carries(c.identifier, self.words.get(slug, ()))]
-            how = "carries the method's name"
-            if not learned and len(values) == 1:
-                learned = list(values.values())
-                how = "the one new selecting value of an additive change"
             if not learned:
                 continue
             c = learned[0]
             evidence = dict(source_kind="diff", location=c.location, identifier=c.identifier,
                             confidence=0.7)  # fmt: skip
-            rule = f"learned-alias: the subject names {name!r}; {c.why} {how}"
+            rule = f"learned-alias: the subject names {name!r}; {c.why} carries the method's name"
             spelled.append(Link(SPELLS, "Method", slug, rule=rule, **evidence))
             old = best.get(slug)
             if old is None or old.rel != IMPLEMENTS or old.needs_signal:
