@@ -484,7 +484,13 @@ class ReadPool:
         if now - self._checked < self._refresh_interval:
             return False
         self._checked = now
-        return _files_signature(self._path) != snapshot.signature
+        changed = _files_signature(self._path)
+        if changed == snapshot.signature:
+            return False
+        # Opening files another process is still writing crashed the engine: reopen only once
+        # they have stayed the same for a moment, else keep the current copy and look again later.
+        time.sleep(_SETTLE_SECONDS)
+        return _files_signature(self._path) == changed
 
 
 class _FairSlots:
@@ -551,6 +557,9 @@ class _Snapshot:
             conn.close()
         self._idle.clear()
         self.db.close()
+
+
+_SETTLE_SECONDS = 0.05
 
 
 def _open_database(path: Path, *, read_only: bool, auto_checkpoint: bool = True) -> ladybug.Database:
