@@ -162,7 +162,7 @@ def test_release_carries_spellings_kinds_and_vendored(mined, store, tmp_path):
     assert any(r.get("vendored") is True for r in rows)
     assert {r.get("implementation") for r in rows if r["rel"] == "IMPLEMENTS"} == {"code", "recipe"}
     sync_data_release(store, folder)
-    spelled = run_query(store, "method-spellings", {"method": ""}).rows
+    spelled = run_query(store, "method-spellings", {"method": "dapo"}).rows
     assert ("dapo", "DapoTokenNorm", s["dapo"]) in {
         (r["method"], r["identifier"], r["commit"]) for r in spelled
     }
