@@ -216,7 +216,7 @@ def test_ambiguous_alias_needs_a_second_signal():
 
 
 def test_learned_alias_from_subject_and_identifier():
-    """The subject names DAPO; the change adds the framework's own spelling for it."""
+    """The subject names a method; only an added identifier carrying its name is its spelling."""
     result = LINKER.link(
         "Add DAPO token aggregation (#41)",
         [added("fw/loss.py", '    if self.agg == "seq-mean-token-norm":', "        loss = loss.sum() / n")],
