@@ -135,3 +135,28 @@ def test_landing_page_offers_starting_points_and_a_late_answer_never_replaces_a_
         page.wait_for_function("window.lateAnswered === true")
         assert page.inner_text("#view-heading") == "Lineage of GRPO"
         assert page.locator('svg .node[data-id="Paper:2503.14476"]').count() == 0
+
+
+def test_a_search_sent_before_the_page_has_loaded_keeps_its_answer(served):
+    """A search typed while the page still loads its styles, answered after the start panel was
+    asked for, must neither be dropped nor covered by the start panel."""
+    with chromium_page(1400, 1000) as page:
+        page.add_init_script(
+            """(() => {
+              const real = window.fetch;
+              const later = (ms, url, opts) => new Promise((ok) => setTimeout(() => ok(real(url, opts)), ms));
+              window.fetch = (url, opts) => {
+                const u = String(url);
+                if (u.includes("/explore/styles")) return later(300, url, opts);
+                if (u.includes("/explore/search")) { window.searched = true; return later(1500, url, opts); }
+                if (u.includes("/explore/start")) window.startAsked = true;
+                return real(url, opts);
+              };
+            })()"""
+        )
+        page.goto(served + "/", wait_until="domcontentloaded")
+        page.fill("#search-input", "GRPO")
+        page.keyboard.press("Enter")
+        page.wait_for_function("window.searched === true && window.startAsked === true")
+        page.wait_for_selector('#results button[data-id="Method:grpo"]', timeout=10_000)
+        assert page.is_hidden("#start")

@@ -58,6 +58,7 @@ async function runSearch(text) {
   const list = $("results");
   list.replaceChildren();
   $("results-section").hidden = false;
+  $("start").hidden = true;  // the start panel may have answered while the search was on its way
   for (const r of body.results) {
     const s = styleOf(r.label);
     const kind = el("span", { class: "kind", style: `background:${s.color};color:${s.text}` }, r.label);
@@ -409,9 +410,11 @@ function evidenceName(label) {
 // -- routing ------------------------------------------------------------------------------
 
 async function showStart() {
-  const t = ticket();
+  // The start panel takes no ticket: a search sent while it loads must keep its answer, and
+  // the panel is shown only if nothing else was asked for meanwhile.
+  const asked = state.view;
   const body = await getJSON("/explore/start");
-  if (stale(t)) return;
+  if (state.view !== asked || location.hash) return;
   const link = (hash, text) => el("li", {}, el("a", { href: `#${hash}` }, text));
   $("start-adopted").replaceChildren(...body.adopted.map((m) => link(`lineage/${encodeURIComponent(m.slug)}`, `${m.name} (${m.frameworks} frameworks)`)));
   $("start-newest").replaceChildren(...body.newest.map((c) => link(`lineage/${encodeURIComponent(c.slug)}`, `${c.name} in ${c.framework}, ${c.commit_date}`)));
