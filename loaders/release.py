@@ -41,7 +41,14 @@ from .git import MAX_PATHS, RepositoryFacts, iso_seconds
 from .input_error import InputError
 from .input_files import INT64_MAX, check_known_fields, json_objects
 from .link.failures import FailureVerdict
-from .link.history import CommitFailure, HistoryCommit, HistoryFacts, failure_key, history_facts
+from .link.history import (
+    CommitFailure,
+    HistoryCommit,
+    HistoryFacts,
+    IssueFix,
+    failure_key,
+    history_facts,
+)
 from .link.methods import MethodMatcher
 from .repository import run_git
 
@@ -74,17 +81,39 @@ def framework_history(
     """Pull requests, fixes and stated failures in one mined history. The miner keeps only
     subjects; with `git_dir` the whole messages are read (closing keywords sit in bodies, and a
     merge commit's title is its second line)."""
-    messages = dict(_whole_messages(git_dir, facts.head)) if git_dir else {}
+    messages = {c.sha: c.message for c in _whole_messages(git_dir, facts.head)} if git_dir else {}
     commits = (HistoryCommit(c.sha, c.commit_date, messages.get(c.sha, c.message)) for c in facts.commits)
     return history_facts(commits, repo, matcher)
 
 
-def _whole_messages(git_dir: Path, head: str) -> Iterator[tuple[str, str]]:
-    out = run_git(git_dir, "log", head, "--format=%H%x1f%B%x1e")
+def new_history(
+    git_dir: Path, repo: str, matcher: MethodMatcher | None, head: str, since: str | None
+) -> HistoryFacts:
+    """Pull requests, fixes and stated failures in the commits after `since` up to `head` (all of
+    them when `since` is None): what a live mining run adds to the graph beside its commits."""
+    return history_facts(_whole_messages(git_dir, head, since), repo, matcher)
+
+
+def _whole_messages(git_dir: Path, head: str, since: str | None = None) -> Iterator[HistoryCommit]:
+    out = run_git(git_dir, "log", head, *([f"^{since}"] if since else []), "--format=%H%x1f%cI%x1f%B%x1e")
     for entry in out.split("\x1e"):
-        sha, sep, message = entry.strip("\n").partition("\x1f")
-        if sep:
-            yield sha, message
+        sha, sep, rest = entry.strip("\n").partition("\x1f")
+        commit_date, sep2, message = rest.partition("\x1f")
+        if sep and sep2:
+            yield HistoryCommit(sha, commit_date, message)
+
+
+def history_fact_records(framework: str, history: HistoryFacts, origin: str) -> list[Record]:
+    """The graph records of one history's pull requests, fixes and failures, the same as loading
+    them from release files gives."""
+    records: list[Record] = []
+    for p in history.pulls:
+        records += _pull_records(_pull_row(framework, p), p.sha, origin)
+    for f in history.fixes:
+        records += _fix_records(_fix_row(framework, f), f.sha, origin)
+    for f in history.failures:
+        records += _failure_records(_failure_row(framework, f), f.sha, origin)
+    return records
 
 
 def release_rows(
@@ -127,11 +156,7 @@ def release_rows(
             )
     shipped = {c.sha for c in linked}
     rows["pulls.jsonl"] = [_pull_row(fw, p) for p in history.pulls if p.sha in shipped]
-    rows["fixes.jsonl"] = [
-        {"framework": fw, "sha": f.sha, "issue": f.issue, "pull": f.pull}
-        | {"identifier": f.identifier, "rule": f.rule, "confidence": round(f.confidence, 3)}
-        for f in history.fixes
-    ]
+    rows["fixes.jsonl"] = [_fix_row(fw, f) for f in history.fixes]
     rows["failures.jsonl"] = [_failure_row(fw, f) for f in history.failures]
     rows["rules.jsonl"] = [{"id": n.key} | n.props for n in rules if isinstance(n, Node)]
     return rows
@@ -148,6 +173,12 @@ def _pull_row(framework: str, pull) -> dict[str, Any]:
         "links": [list(link) for link in pull.links] or None,
     }
     return {k: v for k, v in row.items() if v is not None}
+
+
+def _fix_row(framework: str, fix: IssueFix) -> dict[str, Any]:
+    return {"framework": framework, "sha": fix.sha, "issue": fix.issue, "pull": fix.pull} | {
+        "identifier": fix.identifier, "rule": fix.rule, "confidence": round(fix.confidence, 3)
+    }  # fmt: skip
 
 
 def _failure_row(framework: str, failure: CommitFailure) -> dict[str, Any]:

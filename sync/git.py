@@ -3,14 +3,17 @@ handed to the miner, and the miner's records (its new mined state last) are writ
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..graph.records import Record
 from ..graph.store import Store
 from ..loaders.catalog import Catalog, read_catalog
 from ..loaders.git import MinedState, MineResult, history_rewritten, mine_framework
-from ..loaders.repository import GitError, clone_or_fetch
+from ..loaders.link.methods import MethodMatcher
+from ..loaders.release import history_fact_records, new_history
+from ..loaders.repository import GitError, clone_or_fetch, resolve_repository
 from .report import SyncReport
 from .state import change_state, read_state
 
@@ -46,25 +49,48 @@ def sync_git(
     progress: Callable[[int], None] | None = None,
     batch_size: int = 5000,
     vendored: tuple[str, ...] = (),
+    repo: str = "",
 ) -> GitSync:
-    """Mine new commits of one framework into `store`; safe to interrupt and re-run."""
+    """Mine new commits of one framework into `store`, with the pull requests, issue fixes and
+    failures their messages state (`repo`, OWNER/NAME, lets `owner/name#12` count as an issue of
+    this framework); safe to interrupt and re-run."""
+    state = mined_state(store, framework, repo_path)
     mining = mine_framework(
-        framework,
-        repo_path,
-        methods,
-        mined_state(store, framework, repo_path),
-        workers=workers,
-        progress=progress,
-        vendored=vendored,
+        framework, repo_path, methods, state, workers=workers, progress=progress, vendored=vendored
     )
     report = GitSync(f"git history of {framework}")
+    report.mined = mining.result
+    if mining.result.up_to_date:
+        report.notes.append(mining.result.summary().removeprefix(f"{framework}: "))
+        return report
     if mining.result.remined:
         # Mined whole, a commit may link other methods, or the same ones by another kind of link.
         change_state(store, "commit-links-clear", {"shas": mining.result.remined})
-    report.add(store.write_all(mining.records, batch_size=batch_size))
-    report.mined = mining.result
+    since = None if mining.result.force_push else state.head
+    history = new_history(
+        resolve_repository(repo_path), repo, MethodMatcher(methods), mining.result.head, since
+    )
+    facts = history_fact_records(framework, history, f"{framework} history")
+    report.add(store.write_all(_before_state(mining.records, facts), batch_size=batch_size))
     report.notes.append(mining.result.summary().removeprefix(f"{framework}: "))
+    report.notes.append(
+        f"from messages: {len(history.pulls)} pull requests, {len(history.fixes)} issue fixes, "
+        f"{len(history.failures)} failure reports"
+    )
     return report
+
+
+def _before_state(records: Iterator[Record], extra: list[Record]) -> Iterator[Record]:
+    """The mining records with `extra` just before the last one, the framework's new mined state:
+    a run stopped before that state is stored reads the same commits again next time."""
+    held = None
+    for record in records:
+        if held is not None:
+            yield held
+        held = record
+    yield from extra
+    if held is not None:
+        yield held
 
 
 def sync_fetched_histories(
@@ -88,7 +114,7 @@ def sync_fetched_histories(
             continue
         one = sync_git(
             store, entry.slug, path, methods, workers=workers, progress=progress,
-            vendored=catalog.vendored_packages(entry.slug),
+            vendored=catalog.vendored_packages(entry.slug), repo=entry.repo,
         )  # fmt: skip
         report.add(one.written)
         report.notes.append(one.mined.summary())

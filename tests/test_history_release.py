@@ -15,6 +15,7 @@ from uptake.loaders.link.methods import MethodMatcher
 from uptake.loaders.release import FILES, ReleaseError, framework_history, write_release
 from uptake.loaders.rules import GitTree, rule_records
 from uptake.queries.run import run_query
+from uptake.sync.git import sync_git
 from uptake.sync.github import sync_github
 from uptake.sync.release import sync_data_release
 
@@ -226,3 +227,35 @@ def test_a_warm_cache_gives_a_second_store_the_same_threads(store, tmp_path):
     assert store.read(shape) == loaded
     assert again.threads == 0  # a third load of an up-to-date store writes nothing
     first.close()
+
+
+def _history_counts(store) -> dict[str, int]:
+    return {
+        label: store.read(f"MATCH (n:{label}) RETURN count(n) AS n")[0]["n"]
+        for label in ("PullRequest", "Issue", "FailureReport")
+    } | {"FIXES": store.read("MATCH ()-[r:FIXES]->() RETURN count(r) AS n")[0]["n"]}
+
+
+def test_mining_a_history_adds_its_pull_requests_fixes_and_failures_incrementally(tmp_path, store):
+    """`uptake load git` / `update` read the same facts from messages as the release, and only
+    from the commits they have not read before."""
+    r, shas = history(tmp_path)
+    first = sync_git(store, "rlkit", r.path, METHODS, workers=1, repo=REPO)
+    assert "4 pull requests, 1 issue fixes, 2 failure reports" in str(first)
+    rows = run_query(store, "failure-fixes", {"framework": "rlkit"}).rows
+    assert {(x["failure"], x["fix_commit"], x["fix_pr"]) for x in rows} == {
+        ("rlkit#6/failure", shas["nan"], "rlkit#7"),
+        (f"rlkit@{shas['oom'][:12]}/failure", shas["oom"], "rlkit#9"),
+    }
+    before = _history_counts(store)
+    assert before == {"PullRequest": 4, "Issue": 1, "FailureReport": 2, "FIXES": 2}
+
+    hang = r.commit("Fix hang in rollout workers (#12)\n\nCloses acme/rlkit#11", {"rlkit/roll.py": "y = 1\n"})
+    again = sync_git(store, "rlkit", r.path, METHODS, workers=1, repo=REPO)
+    assert "1 pull requests, 1 issue fixes, 1 failure reports" in str(again)
+    rows = run_query(store, "failure-fixes", {"framework": "rlkit"}).rows
+    assert ("rlkit#11/failure", hang, "rlkit#12") in {(x["failure"], x["fix_commit"], x["fix_pr"]) for x in rows}
+    assert _history_counts(store) == {"PullRequest": 5, "Issue": 2, "FailureReport": 3, "FIXES": 4}
+
+    quiet = sync_git(store, "rlkit", r.path, METHODS, workers=1, repo=REPO)
+    assert quiet.mined.up_to_date and _history_counts(store)["FailureReport"] == 3

@@ -40,7 +40,7 @@ def _mine(
         with progress_bar(f"mining {entry.slug}") as advance:
             report = sync_git(
                 store, entry.slug, path, list(catalog.methods.values()), workers=workers, progress=advance,
-                vendored=catalog.vendored_packages(entry.slug),
+                vendored=catalog.vendored_packages(entry.slug), repo=entry.repo,
             )  # fmt: skip
     except GitError as exc:
         fail(f"{entry.slug}: {exc}")
