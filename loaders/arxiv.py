@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import re
+import urllib.parse
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -418,6 +419,8 @@ class ArxivFetcher:
                 record = _record_from_result(result, f"arXiv API id_list ({result.entry_id})")
                 state["ids"][record.arxiv_id] = record.updated_date.isoformat() if record.updated_date else ""
                 yield record
+            for arxiv_id in chunk:  # asked and not answered: not asked again unless `refresh`
+                state["ids"].setdefault(arxiv_id, "")
             self._save_state(state)
 
     def fetch_query(self, query: ArxivQuery, *, refresh: bool = False) -> Iterator[PaperRecord]:
@@ -466,6 +469,11 @@ class _RecordingSession:
         kwargs.setdefault("timeout", self._timeout)
         try:
             response = self._session.get(url, **kwargs)
+        except self._requests.exceptions.ConnectionError as exc:
+            # Retrying a host that cannot be reached only waits longer to say the same thing.
+            host = urllib.parse.urlsplit(url).netloc
+            reason = type(exc).__name__
+            raise ArxivLoadError("arXiv API", f"cannot reach {host} ({reason}): no network?") from None
         except self._requests.exceptions.Timeout:
             response = self._requests.Response()
             response.status_code = 504  # the package retries non-200 answers

@@ -95,6 +95,15 @@ def read_list_catalog(path: Path | None = None) -> dict[str, PaperList]:
 DEFAULT_PATHS = ("README.md", "*.bib", "*.json")
 
 
+def list_entries(names: list[str] | None = None, catalog: Path | None = None) -> list[PaperList]:
+    """The catalog's lists, or the named ones (`owner/name`; one the catalog does not know gets
+    the default paths)."""
+    lists = read_list_catalog(catalog)
+    if not names:
+        return list(lists.values())
+    return [lists.get(name.lower()) or PaperList(name, DEFAULT_PATHS) for name in names]
+
+
 def list_entry_for(path: Path, name: str | None = None, catalog: Path | None = None) -> PaperList:
     """The catalog entry of a fetched list, by `owner/name` or by the folder's name
     (`owner+name`, `owner+name/repo`, `name`); an unknown list gets the default paths."""

@@ -10,7 +10,7 @@ import typer
 from study_fixture import COMMITS, FRAMEWORKS, MODEL_REPORTS, PAPERS, THREADS, study_records
 from typer.testing import CliRunner
 from uptake.api.cli import errors, options, serve
-from uptake.api.views.report import ReportError, StudyWindow, build_report
+from uptake.api.views.report import ReportError, StudyWindow, build_report, render_markdown
 
 D = dt.date.fromisoformat
 
@@ -191,6 +191,25 @@ def test_report_command_writes_markdown_json_and_charts(tmp_path):
     assert bad.exit_code == 1 and "nope" in bad.output
     bad = CliRunner().invoke(app, ["report", "--store", str(path), "--from", "2025-13-01", "--out", str(out)])
     assert bad.exit_code == 1 and "--from" in bad.output
+
+
+def test_study_figures_sit_beside_ours_and_say_whether_the_window_is_the_studys(store):
+    store.write(study_records())
+    other = build_report(store, StudyWindow(dt.date(2024, 1, 1), dt.date(2024, 12, 31), ("trl",), 1))
+    beside = other["beside_study"]
+    assert beside["same_window"] is False and beside["frameworks"] == 1
+    rows = {m["measure"]: m for m in beside["measures"]}
+    g = other["general_methods"]
+    assert rows["general_method_papers"]["ours"] == str(g["papers"])
+    assert rows["included"]["study"] == "37 (2.3%)"
+    cohorts = other["cohorts"]
+    assert rows["cohort_sizes"]["ours"] == f"{cohorts[0]['papers']} to {cohorts[-1]['papers']}"
+    markdown = render_markdown(other)
+    assert "## Beside the study" in markdown and "a different window from the study's" in markdown
+    assert "| trains 30B+ policies, included vs rest |" in markdown and "| 41% vs 10% |" in markdown
+    study = build_report(store, StudyWindow(dt.date(2025, 1, 1), dt.date(2026, 6, 30)))
+    assert study["beside_study"]["same_window"] is True
+    assert "the same window as the study" in render_markdown(study)
 
 
 def test_unknown_framework_is_named(store):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -85,12 +86,25 @@ def register(app, load_app, connect, fail) -> None:
         store: StoreOption = None,
         framework: FrameworksOption = None,
         workers: WorkersOption = None,
+        offline: Annotated[
+            bool,
+            typer.Option("--offline", help="no network: mine the copies in the cache, skip lists and arXiv"),
+        ] = False,
+        papers: Annotated[
+            bool, typer.Option("--papers/--no-papers", help="refresh curated lists and arXiv papers")
+        ] = True,
+        lists: Annotated[
+            list[str] | None,
+            typer.Option("--list", help="only these curated lists, OWNER/NAME (repeatable); default all"),
+        ] = None,
+        arxiv_url: Annotated[
+            str | None, typer.Option("--arxiv-url", help="arXiv API URL format with {} for the query string")
+        ] = None,
     ) -> None:
-        """Fetch every catalog framework and every one added with `uptake framework add`, mine new
-        commits, read contribution rules at the new heads, reload GitHub threads when a token is
-        set; then say what is new."""
-        import os
-
+        """Refresh every source: fetch and mine each framework (catalog and added ones) with the
+        pull requests, fixes and failures its new commits state, contribution rules at the new
+        heads, GitHub threads (with GITHUB_TOKEN), curated paper lists and arXiv; then say what
+        is new. A source that cannot be reached is skipped with the reason."""
         from ...sync.rules import sync_rules
         from ..views.whatsnew import added, render_lines, whats_new
 
@@ -99,15 +113,54 @@ def register(app, load_app, connect, fail) -> None:
         with connect(store) as s:
             before = whats_new(s)
             for entry in entries:
-                path = _mine(s, entry, None, catalog, workers, fail)
-                print_report(sync_rules(s, entry.slug, path))
-            if os.environ.get("GITHUB_TOKEN"):
+                path = _fetched_copy(entry, offline)
+                if path is not None:
+                    _mine(s, entry, path, catalog, workers, fail)
+                    print_report(sync_rules(s, entry.slug, path))
+            if offline:
+                typer.echo("github threads: not refreshed (--offline)", err=True)
+            elif os.environ.get("GITHUB_TOKEN"):
                 _update_threads(s, entries, list(catalog.methods.values()), fail)
             else:
                 typer.echo("github threads: not refreshed; set GITHUB_TOKEN to load them", err=True)
+            if papers and offline:
+                typer.echo("papers: not refreshed (--offline)", err=True)
+            elif papers:
+                _update_papers(s, lists, arxiv_url)
             typer.echo("What is new:")
             for line in render_lines(added(before, whats_new(s))):
                 typer.echo(line)
+
+    def _fetched_copy(entry, offline: bool) -> Path | None:
+        """The framework's copy in the cache, fetched first unless `offline`; a copy that cannot
+        be fetched is mined as it is, and a framework with no copy is skipped, each said."""
+        from ...loaders.cache import clone_path
+        from ...loaders.repository import GitError, clone_or_fetch
+
+        cached = clone_path(entry.repo)
+        if not offline:
+            try:
+                return clone_or_fetch(entry.repo)
+            except GitError as exc:
+                reason = f"not fetched ({exc})"
+        else:
+            reason = "not fetched (--offline)"
+        if (cached / "HEAD").exists():
+            typer.echo(f"{entry.slug}: {reason}; mining the copy in the cache", err=True)
+            return cached
+        typer.echo(f"{entry.slug}: skipped: {reason} and no copy in the cache", err=True)
+        return None
+
+    def _update_papers(s, lists: list[str] | None, arxiv_url: str | None) -> None:
+        from ...loaders.arxiv import DEFAULT_API_URL, ArxivFetcher
+        from ...loaders.paper_lists import list_entries
+        from ...sync.update import sync_arxiv_update, sync_fetched_lists
+
+        print_report(sync_fetched_lists(s, list_entries(lists)))
+        fetcher = ArxivFetcher(api_url=arxiv_url or DEFAULT_API_URL)
+        with progress_bar("arXiv papers") as advance:
+            report = sync_arxiv_update(s, fetcher, progress=advance)
+        print_report(report)
 
     def _update_threads(s, entries, methods, fail) -> None:
         from ...loaders.github import GitHubError

@@ -24,7 +24,7 @@ from .errors import ApiError, install_error_handlers
 from .hosts import TrustedHosts
 from .jobs import JOBS_DIR_VARIABLE, LoadJobs
 from .models import ErrorResponse
-from .routes import admin, cypher, matrix, queries, resources, service
+from .routes import admin, cypher, matrix, queries, resources, service, whatsnew
 from .settings import ApiSettings
 
 __all__ = ["ApiError", "create_app", "share_with_workers"]
@@ -60,7 +60,7 @@ def create_app(store_target: str | None = None, settings: ApiSettings | None = N
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes())
     app.add_middleware(TrustedHosts, allowed=settings.trusted_hosts)
     install_error_handlers(app)
-    for module in (service, queries, cypher, resources, matrix, admin):
+    for module in (service, queries, cypher, resources, matrix, whatsnew, admin):
         app.include_router(module.router)
     app.include_router(docs.router)  # /docs and /redoc, offline
     app.include_router(explorer.router)  # the web explorer at /

@@ -191,7 +191,7 @@ def compute_measures(rows: StudyRows, window: StudyWindow) -> dict[str, Any]:
     unanswered = [t for t in known if not t["answered"]]
     stated = [m for m in rows.widely if m["stating_reports"] > 0]
 
-    return {
+    result = {
         "population": _population(rows.population, papers),
         "window": {
             "from": window.since.isoformat(),
@@ -234,6 +234,49 @@ def compute_measures(rows: StudyRows, window: StudyWindow) -> dict[str, Any]:
             "within_180_days": sum(1 for lat in latencies if lat <= WITHIN_DAYS),
             "values": latencies,
         },
+    }
+    result["beside_study"] = beside_study(result)
+    return result
+
+
+# The 2026 study's figures (seven frameworks, 6,939 screened arXiv papers, January 2025 to June
+# 2026), printed beside ours where our measure follows its definition.
+STUDY_WINDOW = (dt.date(2025, 1, 1), dt.date(2026, 6, 30))
+STUDY = {
+    "general_method_papers": "1,598 (of 6,939 screened)",
+    "included": "37 (2.3%)",
+    "cohort_sizes": "72 to 386",
+    "included_within_180_days_per_cohort": "5 to 7",
+    "policies_30b_plus": "41% vs 10%",
+    "changes_existing_loss": "29% vs 9%",
+    "not_included_without_thread": "more than 90%",
+}
+
+
+def beside_study(result: dict[str, Any]) -> dict[str, Any]:
+    """Our figure and the study's for each measure both define alike, and whether the windows
+    match (the study's frameworks were seven; ours are those in `window.frameworks`)."""
+    g, cohorts, cmp = result["general_methods"], result["cohorts"], result["comparison"]
+    within = [c["included_within_180_days"] for c in cohorts]
+
+    def versus(key: str) -> str:
+        return f"{_pct(cmp['included'][key]['share'])} vs {_pct(cmp['rest'][key]['share'])}"
+
+    ours = {
+        "general_method_papers": str(g["papers"]),
+        "included": f"{g['included']} ({_pct(g['share_included'])})",
+        "cohort_sizes": f"{cohorts[0]['papers']} to {cohorts[-1]['papers']}" if cohorts else "n/a",
+        "included_within_180_days_per_cohort": f"{min(within)} to {max(within)}" if within else "n/a",
+        "policies_30b_plus": versus("policies_30b_plus"),
+        "changes_existing_loss": versus("changes_existing_loss"),
+        "not_included_without_thread": _pct(result["no_thread"]["share"]),
+    }
+    window = (result["window"]["from"], result["window"]["to"])
+    same = window == tuple(d.isoformat() for d in STUDY_WINDOW)
+    return {
+        "same_window": same,
+        "frameworks": len(result["window"]["frameworks"]),
+        "measures": [{"measure": k, "ours": ours[k], "study": STUDY[k]} for k in STUDY],
     }
 
 
@@ -320,6 +363,36 @@ def _comparison_table(comparison: dict[str, Any]) -> list[str]:
     ):
         lines.append(f"| {label} | {_trait_cell(inc[key])} | {_trait_cell(rest[key])} |")
     return lines
+
+
+MEASURE_WORDS = {
+    "general_method_papers": "general-method papers",
+    "included": "reached at least one framework",
+    "cohort_sizes": "quarterly cohort sizes, first to last",
+    "included_within_180_days_per_cohort": "included within 180 days, per cohort",
+    "policies_30b_plus": "trains 30B+ policies, included vs rest",
+    "changes_existing_loss": "changes the existing loss, included vs rest",
+    "not_included_without_thread": "not included, with no issue or pull request naming them",
+}
+
+
+def _beside_study_lines(beside: dict[str, Any]) -> list[str]:
+    window = (
+        "the same window as the study"
+        if beside["same_window"]
+        else "a different window from the study's (run `uptake report --from 2025-01-01 --to 2026-06-30`)"
+    )
+    return [
+        "## Beside the study",
+        "",
+        f"The 2026 study traced 7 frameworks over 6,939 screened arXiv papers (January 2025 to June "
+        f"2026); this report covers {beside['frameworks']} frameworks over {window}, and papers "
+        "screened as the population above says, so the figures differ in what they count.",
+        "",
+        "| measure | this graph | the study |",
+        "| --- | --- | --- |",
+        *(f"| {MEASURE_WORDS[m['measure']]} | {m['ours']} | {m['study']} |" for m in beside["measures"]),
+    ]
 
 
 def _population_lines(pop: dict[str, Any]) -> list[str]:
@@ -430,6 +503,7 @@ def render_markdown(result: dict[str, Any]) -> str:
         "| --- | --- | --- |",
     ]
     lines += [f"| {m['method']} | {m['frameworks']} | {m['stating_reports']} |" for m in wi["list"]]
+    lines += ["", *_beside_study_lines(result["beside_study"])]
     lines += [
         "",
         "## Definitions",
