@@ -100,6 +100,9 @@ def register(app, load_app, connect, fail) -> None:
         arxiv_url: Annotated[
             str | None, typer.Option("--arxiv-url", help="arXiv API URL format with {} for the query string")
         ] = None,
+        github_url: Annotated[
+            str | None, typer.Option("--github-url", help="GitHub API URL (GitHub Enterprise); default api.github.com")
+        ] = None,
     ) -> None:
         """Refresh every source: fetch and mine each framework (catalog and added ones) with the
         pull requests, fixes and failures its new commits state, contribution rules at the new
@@ -120,7 +123,7 @@ def register(app, load_app, connect, fail) -> None:
             if offline:
                 typer.echo("github threads: not refreshed (--offline)", err=True)
             elif os.environ.get("GITHUB_TOKEN"):
-                _update_threads(s, entries, list(catalog.methods.values()), fail)
+                _update_threads(s, entries, list(catalog.methods.values()), github_url, fail)
             else:
                 typer.echo("github threads: not refreshed; set GITHUB_TOKEN to load them", err=True)
             if papers and offline:
@@ -162,13 +165,13 @@ def register(app, load_app, connect, fail) -> None:
             report = sync_arxiv_update(s, fetcher, progress=advance)
         print_report(report)
 
-    def _update_threads(s, entries, methods, fail) -> None:
-        from ...loaders.github import GitHubError
+    def _update_threads(s, entries, methods, api_url: str | None, fail) -> None:
+        from ...loaders.github import DEFAULT_API_URL, GitHubError
         from ...sync.github import sync_github
 
         for entry in entries:
             try:
-                print_report(sync_github(s, entry.slug, entry.repo, methods))
+                print_report(sync_github(s, entry.slug, entry.repo, methods, api_url=api_url or DEFAULT_API_URL))
             except GitHubError as exc:
                 fail(f"{entry.slug}: {exc}")
 
