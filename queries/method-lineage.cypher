@@ -3,14 +3,20 @@
 // param: slug STRING = "grpo" -- the method's slug
 // returns: direction, method, name, depth, via, change, detail
 // graph: nodes=slug:Method,method:Method(name),via:Method edges=via-EXTENDS->method{change,detail}[direction=ancestor],method-EXTENDS->via{change,detail}[direction=descendant]
-MATCH p = (m:Method {slug: $slug})-[:EXTENDS*1..10]->(a:Method)
-MATCH (a)<-[e:EXTENDS]-(child:Method)
-WHERE child IN nodes(p)
+
+// Each step's last hop is matched as a pattern (depth 1 apart): testing membership in a path's node list per path was most of the cost.
+MATCH (m:Method {slug: $slug})-[e:EXTENDS]->(a:Method)
+RETURN 'ancestor' AS direction, a.slug AS method, a.name AS name, 1 AS depth,
+       m.slug AS via, e.change AS change, e.detail AS detail
+UNION ALL
+MATCH p = (m:Method {slug: $slug})-[:EXTENDS*1..9]->(child:Method)-[e:EXTENDS]->(a:Method)
 RETURN 'ancestor' AS direction, a.slug AS method, a.name AS name, length(p) AS depth,
        child.slug AS via, e.change AS change, e.detail AS detail
 UNION ALL
-MATCH p = (d:Method)-[:EXTENDS*1..10]->(m:Method {slug: $slug})
-MATCH (d)-[e:EXTENDS]->(parent:Method)
-WHERE parent IN nodes(p)
+MATCH (d:Method)-[e:EXTENDS]->(m:Method {slug: $slug})
+RETURN 'descendant' AS direction, d.slug AS method, d.name AS name, 1 AS depth,
+       m.slug AS via, e.change AS change, e.detail AS detail
+UNION ALL
+MATCH p = (d:Method)-[e:EXTENDS]->(parent:Method)-[:EXTENDS*1..9]->(m:Method {slug: $slug})
 RETURN 'descendant' AS direction, d.slug AS method, d.name AS name, length(p) AS depth,
        parent.slug AS via, e.change AS change, e.detail AS detail
