@@ -162,7 +162,9 @@ def evaluate(mirrors: Path, matcher: MethodMatcher, show_dev_errors: bool) -> No
                 subjects[c.sha] = c.subject
         missing = wanted - predicted.keys()
         if missing:
-            sys.exit(f"{framework}: {len(missing)} labelled commits not in the repository, e.g. {min(missing)}")
+            sys.exit(
+                f"{framework}: {len(missing)} labelled commits not in the repository, e.g. {min(missing)}"
+            )
     weights = stratum_weights(rows)
     for part, frameworks in (("development", set(FRAMEWORKS) - HELD_OUT), ("held out", HELD_OUT)):
         part_rows = [r for r in rows if r["framework"] in frameworks]

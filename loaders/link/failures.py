@@ -248,7 +248,8 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
         (
             "misbehaves",
             r"\b(?:(?:is|are) not|isn'?t|aren'?t|not|does ?n[o']t|do ?n[o']t|did ?n[o']t|stopped|no longer) "
-            r"work(?:s|ing|ed)?\b|\bbroken\b|\bbreaks\b|\bunexpected(?:ly)?\b|\babnormal\w*|\banomal\w*|"
+            r"work(?:s|ing|ed)?\b|\bbroken\b|\bbreaks\b|\bunexpected(?:ly)?\b(?! keyword)|"
+            r"\babnormal\w*|\banomal\w*|"
             r"\binconsistent\b|\bunstable\b|不对|不一致|不正确|无法|不能|不工作",
         ),
         (
@@ -414,7 +415,9 @@ _ERROR_QUANTITY = re.compile(
     r"estimation|reconstruction)\s+$",
     re.IGNORECASE,
 )
-_ABOUT_REPORTING = re.compile(r"\s*(?:messages?|msgs?|logging|logs?|reporting|handling|handlers?)\b", re.IGNORECASE)
+_ABOUT_REPORTING = re.compile(
+    r"\s*(?:messages?|msgs?|logging|logs?|reporting|handling|handlers?)\b", re.IGNORECASE
+)
 _BUG_LABEL = re.compile(r"\b(?:bug|crash|regression|defect)\b", re.IGNORECASE)
 # Symptoms that count only in text about training (the others are failures of any run).
 _NEEDS_TRAINING_CONTEXT = frozenset({"throughput-regression", "accuracy-regression", "wrong-after-upgrade"})
@@ -517,7 +520,9 @@ def _hits(place: str, text: str) -> Iterator[_Hit]:
                 sentence = _sentence(text, m.start(), m.end())
                 if not in_code and (_NEGATED.search(before) or _PREVENTIVE.search(sentence)):
                     continue
-                if _ignored(symptom, sentence) or (symptom == "crash" and _not_a_crash(before, text[m.end() :])):
+                if _ignored(symptom, sentence) or (
+                    symptom == "crash" and _not_a_crash(before, text[m.end() :])
+                ):
                     continue
                 yield _Hit(symptom, name, m.group(0), place, in_code)
 

@@ -29,7 +29,11 @@ _SQUASH = re.compile(r"\s*\(#(\d+)\)\s*$")
 _MERGE = re.compile(r"^Merge pull request #(\d+) from \S+")
 _REVERT = re.compile(r"^Revert\b", re.IGNORECASE)
 # Leading "[tags]", a conventional-commit type and a fix verb: what comes after says what changed.
-_LEAD = r"^\s*(?:[\[(][^\])\n]{1,40}[\])]\s*)*(?:[A-Za-z]+(?:\([^)\n]{0,40}\))?!?:\s*)?(?:(?:bug|hot)?fix\w*:?\s+)?"
+_LEAD = (
+    r"^\s*(?:[\[(][^\])\n]{1,40}[\])]\s*)*"  # [tags]
+    r"(?:[A-Za-z]+(?:\([^)\n]{0,40}\))?!?:\s*)?"  # a conventional-commit type
+    r"(?:(?:bug|hot)?fix\w*:?\s+)?"  # a fix verb
+)
 # Fixes of the development process, not of a run: a bad merge or rebase, a syntax slip, linters
 # and type checkers. Their "error" is the developer's, never a user's.
 _DEVELOPMENT = re.compile(
