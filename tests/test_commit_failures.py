@@ -145,3 +145,21 @@ def test_each_labelled_commit_stands_for_its_share_of_its_stratum():
     weights = stratum_weights(rows)
     assert weights["trl", "flagged"] == sizes["trl"]["flagged"] / 2
     assert weights["trl", "fix-word"] == sizes["trl"]["fix-word"] / 4
+
+
+@pytest.mark.parametrize(
+    "subject",
+    [
+        "fix: handle empty reward lists in the advantage estimator",
+        "[trainer] fix: handle None tool outputs in multi-turn rollouts",
+        "fix: catch any error raised by a user reward function",
+    ],
+)
+def test_a_fix_that_copes_with_a_bad_input_or_an_error_says_the_run_crashed_on_it(subject):
+    found = verdict(subject)
+    assert found.symptom == "crash" and found.rule == "crash/handles-bad-input"
+
+
+def test_coping_is_read_only_as_what_the_fix_does():
+    assert verdict("fix: handle large batches faster in the collator") is None
+    assert verdict("feat: handle missing values in the dataset preview") is None  # not a fix

@@ -59,12 +59,24 @@ _PASSES_SETTING = re.compile(
     r"(?:pass|forward|propagate)\w*\b(?=.{1,60}?\b(?:to|into|through|down|on)\b))",
     re.IGNORECASE,
 )
+# "Handle missing prompts", "catch errors in the reward function": a fix that makes the code cope
+# with an input or an error says the run failed on it.
+_HANDLES = re.compile(
+    _LEAD + r"((?:handle|catch|tolerate)s? (?:the |a |an |any |all )?(?:[\w.]+[ -]){0,2}?"
+    r"(?:missing|empty|none|null|invalid|malformed|errors?|exceptions?|failures?)\b)",
+    re.IGNORECASE,
+)
 # Directives to CI at the end of a subject say nothing about the change.
 _CI_DIRECTIVE = re.compile(r"\s*\[(?:skip ci|ci skip|no ci)\]\s*$", re.IGNORECASE)
 _CHORE = re.compile(
     r"\b(?:docs?|documentation|typos?|readme|comments?|docstrings?|links?|tests?|xfail|ci|format\w*|"
     r"spelling|grammar|warnings?|logging|bump\w*|release)\b",
     re.IGNORECASE,
+)
+# What a fix does that tells the symptom it repairs: (symptom, rule, pattern).
+_WHAT_THE_FIX_DOES = (
+    ("wrong-result", "setting-not-passed", _PASSES_SETTING),
+    ("crash", "handles-bad-input", _HANDLES),
 )
 
 
@@ -157,15 +169,16 @@ def stated_failure(commit: HistoryCommit, matcher: MethodMatcher | None) -> Fail
         return verdict
     if _CHORE.search(title):
         return None
-    passes = _PASSES_SETTING.match(title)
-    if passes:
-        return replace(
-            verdict,
-            symptoms=("wrong-result", *verdict.symptoms),
-            rule="wrong-result/setting-not-passed",
-            identifier=passes.group(1),
-            confidence=0.7,  # inferred from what the fix does, not from a stated symptom
-        )
+    for symptom, rule, pattern in _WHAT_THE_FIX_DOES:
+        found = pattern.match(title)
+        if found:
+            return replace(
+                verdict,
+                symptoms=(symptom, *verdict.symptoms),
+                rule=f"{symptom}/{rule}",
+                identifier=found.group(1),
+                confidence=0.7,  # inferred from what the fix does, not from a stated symptom
+            )
     return verdict if _BUG.search(_LEADING.sub("", title, count=1)) else None
 
 
