@@ -238,10 +238,18 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
             r"(?:produced|generated|saved|created|written|applied|updated|synced)\b",
         ),
         ("returns-nothing", r"\breturns? (?:a |an )?(?:zero|wrong|empty|incorrect|none|null)\b"),
+        # a setting the run silently went without: "option not taking effect", "flag was ignored"
+        (
+            "setting-ignored",
+            r"\b(?:not (?:taking|take|taken|having|have) effect|(?:has|had|have|takes?|took) no effect|"
+            r"(?:is|are|was|were|being|gets?|got|silently) ignored|not (?:being )?(?:passed|forwarded|"
+            r"propagated|honou?red|respected) (?:to|through|into|in|by)\b)",
+        ),
         (
             "misbehaves",
             r"\b(?:(?:is|are) not|isn'?t|aren'?t|not|does ?n[o']t|do ?n[o']t|did ?n[o']t|stopped|no longer) "
-            r"work(?:s|ing|ed)?\b|\bbroken\b|\bbreaks\b|\bunexpected(?:ly)?\b|\babnormal\w*|\banomal\w*|"
+            r"work(?:s|ing|ed)?\b|\bbroken\b|\bbreaks\b|\bunexpected(?:ly)?\b(?! keyword)|"
+            r"\babnormal\w*|\banomal\w*|"
             r"\binconsistent\b|\bunstable\b|不对|不一致|不正确|无法|不能|不工作",
         ),
         (
@@ -273,6 +281,12 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
             r"reproduce|initiali[sz]e|connect|train|use)\b|\bnot found\b|\bno module named\b",
         ),
         ("status-code", r"\b[45]\d\d (?:server |client )?error\b|\bservice unavailable\b"),
+        # the words of an exception's message without its class: "object has no attribute 'x'"
+        (
+            "error-message",
+            r"\b(?:has no attribute|is not defined|unexpected keyword|index out of (?:range|bounds)|"
+            r"out of bounds|is not (?:subscriptable|callable|iterable)|no such file)\b",
+        ),
     ),
     "malfunction": (
         ("bug-named", r"\bbugs?\b|\bbuggy\b"),
@@ -327,6 +341,7 @@ SYMPTOM_TRIGGERS: dict[str, tuple[str, ...]] = {
         *("wrong", "incorrect", "corrupt", "garbled", "gibberish", "silently", "correctly", "properly"),
         *(" not ", "n't", "stopped", "no longer", "return", "broken", "breaks", "unexpected", "abnormal"),
         *("anomal", "inconsistent", "unstable", "repeat", "!!!!!", "！！", "???", "？？", "乱码", "不对"),
+        *("effect", "ignored"),
         *("不一致", "不正确", "无法", "不能", "不工作", "重复"),
     ),
     "crash": (
@@ -342,6 +357,7 @@ SYMPTOM_TRIGGERS: dict[str, tuple[str, ...]] = {
         ),
         *("illegal memory", "race condition", "fail", "crash", "killed", "abort", "dies", "died", "stop"),
         *("exit", "terminat", "quit", "unable", "not ", "cannot", "can't", "could", "service unavailable"),
+        *("attribute", "unexpected keyword", "out of", "no such file"),
         *("报错", "错误", "出错", "异常", "崩溃", "吐核", "例外", "失败", "中断", "kill"),
     ),
     "malfunction": ("bug", "issue"),
@@ -394,6 +410,14 @@ _BUILDING = re.compile(
     r"\b(?:build(?:ing)? (?:the )?wheels?|compil(?:e|er|ing)|CI|unit tests?)\b", re.IGNORECASE
 )
 _DOCS = re.compile(r"\b(?:docs?|documentation|readme|typos?|links?|docstrings?)\b", re.IGNORECASE)
+_ERROR_QUANTITY = re.compile(
+    r"\b(?:log[ _-]?probs?|approximation|relative|absolute|squared|rounding|numerical|quantization|"
+    r"estimation|reconstruction)\s+$",
+    re.IGNORECASE,
+)
+_ABOUT_REPORTING = re.compile(
+    r"\s*(?:messages?|msgs?|logging|logs?|reporting|handling|handlers?)\b", re.IGNORECASE
+)
 _BUG_LABEL = re.compile(r"\b(?:bug|crash|regression|defect)\b", re.IGNORECASE)
 # Symptoms that count only in text about training (the others are failures of any run).
 _NEEDS_TRAINING_CONTEXT = frozenset({"throughput-regression", "accuracy-regression", "wrong-after-upgrade"})
@@ -475,6 +499,12 @@ def _ignored(hit_symptom: str, sentence: str) -> bool:
     return hit_symptom in ("wrong-result", "malfunction", "crash") and bool(_DOCS.search(sentence))
 
 
+def _not_a_crash(before: str, after: str) -> bool:
+    """An error that is a measured quantity ("logprob error"), or words about how errors are
+    logged or handled ("crash logging", "error messages"), not a run that failed."""
+    return bool(_ERROR_QUANTITY.search(before) or _ABOUT_REPORTING.match(after))
+
+
 def _hits(place: str, text: str) -> Iterator[_Hit]:
     if not text:
         return
@@ -490,7 +520,9 @@ def _hits(place: str, text: str) -> Iterator[_Hit]:
                 sentence = _sentence(text, m.start(), m.end())
                 if not in_code and (_NEGATED.search(before) or _PREVENTIVE.search(sentence)):
                     continue
-                if _ignored(symptom, sentence):
+                if _ignored(symptom, sentence) or (
+                    symptom == "crash" and _not_a_crash(before, text[m.end() :])
+                ):
                     continue
                 yield _Hit(symptom, name, m.group(0), place, in_code)
 

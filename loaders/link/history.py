@@ -28,6 +28,56 @@ from .threads import Thread, cited_papers, named_methods
 _SQUASH = re.compile(r"\s*\(#(\d+)\)\s*$")
 _MERGE = re.compile(r"^Merge pull request #(\d+) from \S+")
 _REVERT = re.compile(r"^Revert\b", re.IGNORECASE)
+# Leading "[tags]", a conventional-commit type and a fix verb: what comes after says what changed.
+_LEAD = (
+    r"^\s*(?:[\[(][^\])\n]{1,40}[\])]\s*)*"  # [tags]
+    r"(?:[A-Za-z]+(?:\([^)\n]{0,40}\))?!?:\s*)?"  # a conventional-commit type
+    r"(?:(?:bug|hot)?fix\w*:?\s+)?"  # a fix verb
+)
+# Fixes of the development process, not of a run: a bad merge or rebase, a syntax slip, linters
+# and type checkers. Their "error" is the developer's, never a user's.
+_DEVELOPMENT = re.compile(
+    r"\b(?:syntax errors?|merge (?:errors?|conflicts?)|(?:incorrect|bad|wrong|broken) merge|rebase|"
+    r"lint\w*|mypy|ruff|pre-commit|flake8|pylint|type[- ]?check\w*)\b",
+    re.IGNORECASE,
+)
+# A commit that adds an error or a check for a bad setup guards against a failure; it fixes none.
+_GUARD = re.compile(
+    _LEAD + r"(?:raise|throw|add|emit|assert)s? (?:an? |the )?(?:\w+ )?(?:clear |explicit |early )?"
+    r"(?:error|exception|assert\w*|check|validation|warning)s?\b",
+    re.IGNORECASE,
+)
+# "fix value mask bug", "bug fix in X": past its tags and fix verb, the subject calls what it repairs
+# a bug of the code, even when it names no symptom. A "[bugfix]" tag or a "bugfix:" type is only a
+# fix verb; a bug in docs, tests or CI is no failure of a run.
+_LEADING = re.compile(_LEAD, re.IGNORECASE)
+_BUG = re.compile(r"\bbugs?\b", re.IGNORECASE)
+# "Pass the epochs option to the actor", "honor the ratio setting": a fix that makes the code pass on
+# or obey a setting says the run went without it.
+_PASSES_SETTING = re.compile(
+    _LEAD + r"((?:always |correctly |properly )?(?:honou?r|respect)\w*\b|always pass\w*\b|"
+    r"(?:pass|forward|propagate)\w*\b(?=.{1,60}?\b(?:to|into|through|down|on)\b))",
+    re.IGNORECASE,
+)
+# "Handle missing prompts", "catch errors in the reward function": a fix that makes the code cope
+# with an input or an error says the run failed on it.
+_HANDLES = re.compile(
+    _LEAD + r"((?:handle|catch|tolerate)s? (?:the |a |an |any |all )?(?:[\w.]+[ -]){0,2}?"
+    r"(?:missing|empty|none|null|invalid|malformed|errors?|exceptions?|failures?)\b)",
+    re.IGNORECASE,
+)
+# Directives to CI at the end of a subject say nothing about the change.
+_CI_DIRECTIVE = re.compile(r"\s*\[(?:skip ci|ci skip|no ci)\]\s*$", re.IGNORECASE)
+_CHORE = re.compile(
+    r"\b(?:docs?|documentation|typos?|readme|comments?|docstrings?|links?|tests?|xfail|ci|format\w*|"
+    r"spelling|grammar|warnings?|logging|bump\w*|release)\b",
+    re.IGNORECASE,
+)
+# What a fix does that tells the symptom it repairs: (symptom, rule, pattern).
+_WHAT_THE_FIX_DOES = (
+    ("wrong-result", "setting-not-passed", _PASSES_SETTING),
+    ("crash", "handles-bad-input", _HANDLES),
+)
 
 
 @dataclass(frozen=True)
@@ -105,15 +155,31 @@ def issue_fixes(commit: HistoryCommit, repo: str, pull: int | None) -> list[Issu
 
 def stated_failure(commit: HistoryCommit, matcher: MethodMatcher | None) -> FailureVerdict | None:
     """The failure a fix commit states, or None: the subject must say it fixes something and name
-    a symptom of a run (a bare "fix" names none). Only the subject is read for symptoms: bodies
-    of squash merges carry pull request templates and lists of other changes. Reverts restore."""
-    if _REVERT.match(commit.subject):
+    a symptom of a run, or call what it fixes a bug (symptom `malfunction`, kind unknown); a bare
+    "fix" names none. Only the subject is read: bodies of squash merges carry pull request
+    templates and lists of other changes. Reverts restore; fixes of the development process
+    (merges, linters) and commits that add a guard report no failure of a run."""
+    title = _SQUASH.sub("", _CI_DIRECTIVE.sub("", commit.subject))
+    if _REVERT.match(title) or _DEVELOPMENT.search(title) or _GUARD.match(title):
         return None
-    title = _SQUASH.sub("", commit.subject)
     verdict = classify_failure(title, "", matcher)
-    if verdict is None or verdict.symptom == "malfunction" or "malfunction" not in verdict.symptoms:
+    if verdict is None or "malfunction" not in verdict.symptoms:
+        return None  # no symptom, or no fix
+    if verdict.symptom != "malfunction":
+        return verdict
+    if _CHORE.search(title):
         return None
-    return verdict
+    for symptom, rule, pattern in _WHAT_THE_FIX_DOES:
+        found = pattern.match(title)
+        if found:
+            return replace(
+                verdict,
+                symptoms=(symptom, *verdict.symptoms),
+                rule=f"{symptom}/{rule}",
+                identifier=found.group(1),
+                confidence=0.7,  # inferred from what the fix does, not from a stated symptom
+            )
+    return verdict if _BUG.search(_LEADING.sub("", title, count=1)) else None
 
 
 @dataclass
