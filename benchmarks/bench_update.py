@@ -55,7 +55,7 @@ def local_sources(mirrors: Path, cache: Path) -> tuple[list[str], list[str]]:
         except FileNotFoundError:
             continue
         target = clone_path(entry.repo)
-        subprocess.run(["git", "clone", "-q", "--mirror", "--shared", str(source), str(target)], check=True)
+        subprocess.run(["git", "clone", "-q", "--bare", "--shared", str(source), str(target)], check=True)
         slugs.append(entry.slug)
     lists = []
     for entry in read_list_catalog().values():
@@ -63,20 +63,24 @@ def local_sources(mirrors: Path, cache: Path) -> tuple[list[str], list[str]]:
             continue
         origin = cache.parent / "lists" / entry.repo.replace("/", "+")
         origin.mkdir(parents=True)
-        (origin / "README.md").write_text("## Policy optimisation\n- [DAPO](https://arxiv.org/abs/2503.14476)\n")
+        (origin / "README.md").write_text(
+            "## Policy optimisation\n- [DAPO](https://arxiv.org/abs/2503.14476)\n"
+        )
         git = ["git", "-C", str(origin), "-c", "user.name=u", "-c", "user.email=u@example.org"]
         subprocess.run([*git, "init", "-q"], check=True)
         subprocess.run([*git, "add", "-A"], check=True)
         subprocess.run([*git, "commit", "-q", "-m", "list"], check=True)
         target = clone_path(entry.repo)
-        subprocess.run(["git", "clone", "-q", "--mirror", str(origin), str(target)], check=True)
+        subprocess.run(["git", "clone", "-q", "--bare", str(origin), str(target)], check=True)
         lists.append(entry.repo)
     return slugs, lists
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mirrors", type=Path, required=True, help="folder of fetched framework repositories")
+    parser.add_argument(
+        "--mirrors", type=Path, required=True, help="folder of fetched framework repositories"
+    )
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     from fake_arxiv import FakeArxiv
@@ -94,7 +98,15 @@ def main() -> None:
 
         repos = {e.repo: FakeRepo() for e in read_catalog().frameworks.values() if e.slug in slugs}
         with FakeArxiv([]) as arxiv, FakeGitHub(repos) as github:
-            command = ["update", "--store", store, "--arxiv-url", arxiv.url_format, "--github-url", github.url]
+            command = [
+                "update",
+                "--store",
+                store,
+                "--arxiv-url",
+                arxiv.url_format,
+                "--github-url",
+                github.url,
+            ]
             command += [f"--framework={s}" for s in slugs] + [f"--list={name}" for name in lists]
             first, out = uptake(command, env)
             print(f"first update ({len(slugs)} frameworks, {len(lists)} lists): {first:.2f} s")

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import ladybug
 import pyarrow as pa
+from uptake.graph.batch import prepare_batch
 from uptake.graph.ladybug_store import LadybugStore, buffer_pool_bytes, full_width_table, ladybug_ddl
-from uptake.graph.records import prepare_batch
 from uptake.graph.schema import NODE_TYPES, REL_TYPES, Prop
 from uptake.graph.store import open_store
 

@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .records import ARROW_TYPES, EdgeTable, NodeTable, PreparedBatch
+from .batch import ARROW_TYPES, EdgeTable, NodeTable, PreparedBatch
 from .schema import META_LABEL, NODE_TYPES, REL_TYPES, SCHEMA_VERSION, Prop
 from .store import QueryTimeout, ReadOnlyError, Store, StoreError, WriteError, WriteStats
 

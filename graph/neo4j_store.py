@@ -18,7 +18,7 @@ from neo4j.graph import Node as NeoNode
 from neo4j.graph import Path as NeoPath
 from neo4j.graph import Relationship as NeoRelationship
 
-from .records import PreparedBatch, rows_without_nulls
+from .batch import PreparedBatch, rows_without_nulls
 from .redaction import redact_secrets, redact_uri
 from .schema import META_LABEL, NODE_TYPES, SCHEMA_VERSION
 from .store import QueryTimeout, ReadOnlyError, Store, StoreError, WriteError, WriteStats

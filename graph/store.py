@@ -10,10 +10,13 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .records import PreparedBatch, Record, RecordError, batched, prepare_batch
+from .records import Record, RecordError, batched
 from .schema import NODE_TYPES, REL_TYPES, SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    from .batch import PreparedBatch
 
 DEFAULT_STORE = "uptake.lbug"
 NEO4J_SCHEMES = ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://", "neo4j+ssc://")
@@ -116,6 +119,8 @@ class Store(ABC):
             self.flush()
 
     def _write_one(self, records: Iterable[Record]) -> WriteStats:
+        from .batch import prepare_batch  # Arrow is imported by the first write, not at start-up
+
         try:
             batch = prepare_batch(records)
         except RecordError as exc:
@@ -148,6 +153,8 @@ class Store(ABC):
 
     def _prepare(self, records: list[Record]) -> PreparedBatch:
         """Runs in the preparing thread of `write_all`: checks and shapes one batch."""
+        from .batch import prepare_batch
+
         return prepare_batch(records)
 
     def flush(self) -> None:  # noqa: B027 - a no-op where commits are already in the main files

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..graph.records import Edge, Evidence, Node, Record
-from .git import MAX_PATHS, RepositoryFacts, iso_seconds
+from .git import MAX_PATHS, RepositoryFacts, iso_seconds, tags_digest
 from .input_error import InputError
 from .input_files import INT64_MAX, check_known_fields, json_objects
 from .link.failures import FailureVerdict
@@ -125,7 +125,9 @@ def release_rows(
     fixing = {f.sha for f in history.fixes} | {f.sha for f in history.failures}
     linked = [c for c in facts.commits if c.links or c.incomplete or c.sha in fixing]
     rows: dict[str, list[dict[str, Any]]] = {name: [] for name in FILES}
-    rows["heads.jsonl"].append({"framework": fw, "head": facts.head, "commits": len(facts.commits)})
+    rows["heads.jsonl"].append(
+        {"framework": fw, "head": facts.head, "commits": len(facts.commits), "tags": tags_digest(facts.tags)}
+    )
     for tag in facts.tags:
         rows["releases.jsonl"].append(
             {"framework": fw, "tag": tag.name, "date": tag.date, "commit": tag.commit}
@@ -293,6 +295,7 @@ def _one_of(*allowed: str) -> tuple[Callable[[Any], bool], str]:
 
 
 _COLUMNS: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
+    "heads.jsonl": {"framework": _TEXT, "head": _TEXT, "commits": _COUNT, "tags": _TEXT},
     "releases.jsonl": {"framework": _TEXT, "tag": _TEXT, "date": _DATE, "commit": _TEXT},
     "commits.jsonl": {
         "framework": _TEXT,
@@ -398,6 +401,16 @@ def release_file(folder: Path, name: str) -> Path:
     if not plain.exists():
         raise ReleaseError(plain, "data release file not found; build it with `uptake release build`")
     return plain
+
+
+def release_heads(folder: Path | None = None) -> dict[str, tuple[str, str | None]]:
+    """Each framework's mined head and tags digest as the release was built: a store loaded from
+    the release has mined the history up to there, so `uptake update` reads only what came after."""
+    folder = Path(folder) if folder else DATA_FOLDER
+    return {
+        r["framework"]: (r["head"], r.get("tags"))
+        for _, r in _rows(folder, "heads.jsonl", ("framework", "head"))
+    }
 
 
 def data_release_records(folder: Path | None = None) -> list[Record]:

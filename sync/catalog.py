@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..graph.records import prepare_batch
+from ..graph.batch import prepare_batch
 from ..graph.store import Store
 from ..loaders.catalog import Catalog, catalog_records, read_catalog
 from .report import SyncReport

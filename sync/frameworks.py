@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from ..graph.records import prepare_batch
+from ..graph.batch import prepare_batch
 from ..graph.store import NEO4J_SCHEMES, Store, resolve_store_target
 from ..loaders.catalog import Catalog, FrameworkEntry, catalog_records, read_catalog
 from ..loaders.user_frameworks import Addition, user_entries, write_user_frameworks

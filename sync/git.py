@@ -10,7 +10,7 @@ from pathlib import Path
 from ..graph.records import Record
 from ..graph.store import Store
 from ..loaders.catalog import Catalog, read_catalog
-from ..loaders.git import MinedState, MineResult, history_rewritten, mine_framework
+from ..loaders.git import MinedState, MineResult, has_commit, history_rewritten, mine_framework
 from ..loaders.link.methods import MethodMatcher
 from ..loaders.release import history_fact_records, new_history
 from ..loaders.repository import GitError, clone_or_fetch, resolve_repository
@@ -31,6 +31,10 @@ def mined_state(store: Store, framework: str, repo_path: str | Path) -> MinedSta
     miner need them."""
     rows = read_state(store, "framework-mined-state", {"slug": framework})
     head, tags = (rows[0]["head"], rows[0]["tags"]) if rows else (None, None)
+    if head and not has_commit(repo_path, head):
+        # Mined from another copy (the data release's, or a newer one): this copy is read whole,
+        # and nothing stored is taken for dropped by a force-push.
+        head, tags = None, None
     rows = read_state(store, "framework-incomplete-commits", {"framework": framework})
     incomplete = frozenset(r["sha"] for r in rows)
     if not history_rewritten(repo_path, head):

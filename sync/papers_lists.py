@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from ..graph.records import prepare_batch
+from ..graph.batch import prepare_batch
 from ..graph.store import Store
 from ..loaders.arxiv import catalog_analyzer
 from ..loaders.paper_lists import ListRepository, PaperList, merge_papers, read_list

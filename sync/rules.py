@@ -10,11 +10,19 @@ from ..loaders.cache import clone_path, clones_dir
 from ..loaders.catalog import Catalog, read_catalog
 from ..loaders.rules import GitTree, rule_records
 from .report import SyncReport
+from .state import read_state
 
 
-def sync_rules(store: Store, framework: str, git_dir: Path, rev: str = "HEAD") -> SyncReport:
-    """One framework's rules at `rev` (upserted by kind; none removed)."""
+def sync_rules(
+    store: Store, framework: str, git_dir: Path, rev: str = "HEAD", *, head_moved: bool = True
+) -> SyncReport:
+    """One framework's rules at `rev` (upserted by kind; none removed). With `head_moved` False
+    (the mining run found HEAD where it was), stored rules are kept without reading the tree:
+    they were read at this head, by the last update or from the data release."""
     report = SyncReport(f"contribution rules of {framework}")
+    if not head_moved and read_state(store, "framework-rule-count", {"slug": framework})[0]["rules"]:
+        report.notes.append("unchanged: HEAD has not moved since they were read")
+        return report
     report.add(store.write(list(rule_records(framework, GitTree(git_dir, rev)))))
     return report
 

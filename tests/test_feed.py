@@ -31,7 +31,9 @@ def test_whatsnew_lists_items_since_a_day_newest_first(client):
     kinds = {i["kind"] for i in body["items"]}
     assert {"first-implementation", "failure"} <= kinds
     failure = next(i for i in body["items"] if i["kind"] == "failure")
-    assert failure["subject"] == "trl#12/nan-loss" and failure["headline"].startswith("nan-loss failure in trl")
+    assert failure["subject"] == "trl#12/nan-loss" and failure["headline"].startswith(
+        "nan-loss failure in trl"
+    )
     later = client.get("/whatsnew", params={"since": "2025-01-01"}).json()
     assert all(str(i["date"]) >= "2025-01-01" for i in later["items"]) and later["count"] < body["count"]
     bad = client.get("/whatsnew", params={"since": "last week"})
@@ -51,7 +53,9 @@ def test_feed_is_atom_with_stable_ids_and_links_to_the_evidence(client):
     assert len(set(ids)) == len(ids)
     again = ET.fromstring(client.get("/feed.atom", params={"since": "2024-01-01"}).content)
     assert [e.find(f"{ATOM}id").text for e in again.findall(f"{ATOM}entry")] == ids
-    grpo_in_trl = next(e for e in entries if e.find(f"{ATOM}title").text.startswith("GRPO first implemented in trl"))
+    grpo_in_trl = next(
+        e for e in entries if e.find(f"{ATOM}title").text.startswith("GRPO first implemented in trl")
+    )
     link = grpo_in_trl.find(f"{ATOM}link").get("href")
     assert link == "https://github.com/example/trl/commit/c-trl-grpo"
     assert all(e.find(f"{ATOM}updated").text.endswith("Z") for e in entries)

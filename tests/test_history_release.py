@@ -254,8 +254,38 @@ def test_mining_a_history_adds_its_pull_requests_fixes_and_failures_incrementall
     again = sync_git(store, "rlkit", r.path, METHODS, workers=1, repo=REPO)
     assert "1 pull requests, 1 issue fixes, 1 failure reports" in str(again)
     rows = run_query(store, "failure-fixes", {"framework": "rlkit"}).rows
-    assert ("rlkit#11/failure", hang, "rlkit#12") in {(x["failure"], x["fix_commit"], x["fix_pr"]) for x in rows}
+    assert ("rlkit#11/failure", hang, "rlkit#12") in {
+        (x["failure"], x["fix_commit"], x["fix_pr"]) for x in rows
+    }
     assert _history_counts(store) == {"PullRequest": 5, "Issue": 2, "FailureReport": 3, "FIXES": 4}
 
     quiet = sync_git(store, "rlkit", r.path, METHODS, workers=1, repo=REPO)
     assert quiet.mined.up_to_date and _history_counts(store)["FailureReport"] == 3
+
+
+def test_a_store_loaded_from_the_release_mines_only_what_came_after_it(release, store, tmp_path):
+    """The release's heads are the frameworks' mined state, so `uptake update` reads only newer
+    commits; loading the release again never sends a store mined further back."""
+    folder, shas, _ = release
+    sync_data_release(store, folder)
+    r = Repo(tmp_path / "rlkit")  # the history the release was built from, one commit on
+    newer = r.commit("Fix OOM in rollout buffer (#11)", {"rlkit/buffer.py": "y = 1\n"})
+    mined = sync_git(store, "rlkit", r.path, METHODS, workers=1, repo=REPO)
+    assert mined.mined.new_commits == 1 and not mined.mined.force_push
+    assert "0 pull requests" not in str(mined) and "1 failure reports" in str(mined)
+    sync_data_release(store, folder)
+    head = store.read("MATCH (f:Framework {slug: 'rlkit'}) RETURN f.mined_head AS h")
+    assert head == [{"h": newer}]
+    excluded = store.read("MATCH (c:Commit) WHERE c.excluded IS NOT NULL RETURN count(c) AS n")
+    assert excluded == [{"n": 0}]
+
+
+def test_a_copy_without_the_releases_head_is_read_whole_and_drops_nothing(release, store, tmp_path):
+    folder, shas, _ = release
+    sync_data_release(store, folder)
+    other = Repo(tmp_path / "elsewhere")  # a copy that never had the release's head
+    other.commit("Initial commit", {"README.md": "# rlkit\n"})
+    mined = sync_git(store, "rlkit", other.path, METHODS, workers=1, repo=REPO)
+    assert mined.mined.new_commits == 1 and not mined.mined.force_push
+    excluded = store.read("MATCH (c:Commit) WHERE c.excluded IS NOT NULL RETURN count(c) AS n")
+    assert excluded == [{"n": 0}]

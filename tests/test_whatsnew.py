@@ -85,11 +85,15 @@ def test_update_refreshes_lists_and_arxiv_then_a_second_run_asks_for_nothing_new
     store = str(tmp_path / "g.lbug")
     assert runner.invoke(app, ["load", "catalog", "--store", store]).exit_code == 0
     papers = [
-        _arxiv_paper("2503.14476", "DAPO: An Open-Source LLM Reinforcement Learning System at Scale", "2025-03-18"),
+        _arxiv_paper(
+            "2503.14476", "DAPO: An Open-Source LLM Reinforcement Learning System at Scale", "2025-03-18"
+        ),
         _arxiv_paper("2507.18071", "GSPO: Group Sequence Policy Optimization", "2025-07-24"),
     ]
     monkeypatch.setenv("GITHUB_TOKEN", "test-token")
-    issue = make_issue(21, "GRPO loss becomes NaN after 100 steps", repo="huggingface/trl", created_at="2026-11-30T10:00:00Z")
+    issue = make_issue(
+        21, "GRPO loss becomes NaN after 100 steps", repo="huggingface/trl", created_at="2026-11-30T10:00:00Z"
+    )
     command = ["update", "--framework", "trl", "--list", "acme/awesome-rl", "--store", store]
     with FakeArxiv(papers) as api, FakeGitHub({"huggingface/trl": FakeRepo(issues=[issue])}) as github:
         command += ["--arxiv-url", api.url_format, "--github-url", github.url]
@@ -97,7 +101,12 @@ def test_update_refreshes_lists_and_arxiv_then_a_second_run_asks_for_nothing_new
         assert first.exit_code == 0, first.output
         asked = len(api.requests)
         assert asked >= 2  # the list's paper by id, then the study's query
-        awesome.commit("More", {"README.md": "- [DAPO](https://arxiv.org/abs/2503.14476)\n- [GSPO](https://arxiv.org/abs/2507.18071)\n"})
+        awesome.commit(
+            "More",
+            {
+                "README.md": "- [DAPO](https://arxiv.org/abs/2503.14476)\n- [GSPO](https://arxiv.org/abs/2507.18071)\n"
+            },
+        )
         again = runner.invoke(app, command)
         assert again.exit_code == 0, again.output
         # The second run asks arXiv only for the query's newest page: both papers are known.
@@ -113,7 +122,9 @@ def test_update_refreshes_lists_and_arxiv_then_a_second_run_asks_for_nothing_new
         rows = s.read("MATCH (p:Paper) WHERE p.arxiv_id IN ['2503.14476', '2507.18071'] "
                       "RETURN p.arxiv_id AS id, p.abstract IS NOT NULL AS has_abstract, p.sources AS sources "
                       "ORDER BY id")  # fmt: skip
-        failures = s.read("MATCH (f:FailureReport)-[:REPORTED_IN]->(i:Issue) RETURN i.id AS issue ORDER BY issue")
+        failures = s.read(
+            "MATCH (f:FailureReport)-[:REPORTED_IN]->(i:Issue) RETURN i.id AS issue ORDER BY issue"
+        )
     assert [(r["id"], r["has_abstract"]) for r in rows] == [("2503.14476", True), ("2507.18071", True)]
     assert "acme/awesome-rl" in rows[1]["sources"]  # the list's second commit, fetched and read
     assert failures == [{"issue": "trl#21"}, {"issue": "trl#6"}]

@@ -30,7 +30,7 @@ def _selected(catalog, slugs: list[str] | None, fail):
 
 def _mine(
     store, entry, repo: Path | None, catalog, workers, fail, unshallow: bool = False, strict: bool = False
-) -> Path:
+):
     from ...loaders.repository import GitError, clone_or_fetch, fetch_full_history
     from ...sync.git import sync_git
 
@@ -50,7 +50,7 @@ def _mine(
         typer.echo(line, err=True)
     if strict and report.mined.incomplete:
         raise typer.Exit(3)  # stored, but not whole: a script asked to hear it by the exit status
-    return path
+    return report
 
 
 def register(app, load_app, connect, fail) -> None:
@@ -101,13 +101,15 @@ def register(app, load_app, connect, fail) -> None:
             str | None, typer.Option("--arxiv-url", help="arXiv API URL format with {} for the query string")
         ] = None,
         github_url: Annotated[
-            str | None, typer.Option("--github-url", help="GitHub API URL (GitHub Enterprise); default api.github.com")
+            str | None,
+            typer.Option("--github-url", help="GitHub API URL (GitHub Enterprise); default api.github.com"),
         ] = None,
     ) -> None:
         """Refresh every source: fetch and mine each framework (catalog and added ones) with the
         pull requests, fixes and failures its new commits state, contribution rules at the new
         heads, GitHub threads (with GITHUB_TOKEN), curated paper lists and arXiv; then say what
         is new. A source that cannot be reached is skipped with the reason."""
+        from ...graph.store import WriteStats
         from ...sync.rules import sync_rules
         from ..views.whatsnew import added, render_lines, whats_new
 
@@ -115,65 +117,88 @@ def register(app, load_app, connect, fail) -> None:
         entries = _selected(catalog, framework, fail)
         with connect(store) as s:
             before = whats_new(s)
-            for entry in entries:
-                path = _fetched_copy(entry, offline)
+            reports = []
+            for entry, path in zip(entries, _fetched_copies(entries, offline), strict=True):
                 if path is not None:
-                    _mine(s, entry, path, catalog, workers, fail)
-                    print_report(sync_rules(s, entry.slug, path))
+                    reports.append(_mine(s, entry, path, catalog, workers, fail))
+                    head_moved = not reports[-1].mined.up_to_date
+                    reports.append(sync_rules(s, entry.slug, path, head_moved=head_moved))
+                    print_report(reports[-1])
             if offline:
                 typer.echo("github threads: not refreshed (--offline)", err=True)
             elif os.environ.get("GITHUB_TOKEN"):
-                _update_threads(s, entries, list(catalog.methods.values()), github_url, fail)
+                reports += _update_threads(s, entries, list(catalog.methods.values()), github_url, fail)
             else:
                 typer.echo("github threads: not refreshed; set GITHUB_TOKEN to load them", err=True)
             if papers and offline:
                 typer.echo("papers: not refreshed (--offline)", err=True)
             elif papers:
-                _update_papers(s, lists, arxiv_url)
+                reports += _update_papers(s, lists, arxiv_url)
             typer.echo("What is new:")
-            for line in render_lines(added(before, whats_new(s))):
+            wrote = any(r.written != WriteStats() for r in reports)  # else the graph is as it was
+            for line in render_lines(added(before, whats_new(s)) if wrote else []):
                 typer.echo(line)
 
-    def _fetched_copy(entry, offline: bool) -> Path | None:
-        """The framework's copy in the cache, fetched first unless `offline`; a copy that cannot
-        be fetched is mined as it is, and a framework with no copy is skipped, each said."""
+    def _fetched_copies(entries, offline: bool) -> list[Path | None]:
+        """Each framework's copy in the cache, all fetched at once (fetches wait on the network,
+        not on each other) unless `offline`; a copy that cannot be fetched is mined as it is, and
+        a framework with no copy is skipped, each said."""
+        from concurrent.futures import ThreadPoolExecutor
+
         from ...loaders.cache import clone_path
         from ...loaders.repository import GitError, clone_or_fetch
 
-        cached = clone_path(entry.repo)
-        if not offline:
+        def fetch(entry) -> Path | str:
             try:
                 return clone_or_fetch(entry.repo)
             except GitError as exc:
-                reason = f"not fetched ({exc})"
-        else:
-            reason = "not fetched (--offline)"
-        if (cached / "HEAD").exists():
-            typer.echo(f"{entry.slug}: {reason}; mining the copy in the cache", err=True)
-            return cached
-        typer.echo(f"{entry.slug}: skipped: {reason} and no copy in the cache", err=True)
-        return None
+                return f"not fetched ({exc})"
 
-    def _update_papers(s, lists: list[str] | None, arxiv_url: str | None) -> None:
+        if offline:
+            fetched = ["not fetched (--offline)"] * len(entries)
+        else:
+            with ThreadPoolExecutor(max_workers=8) as pool:
+                fetched = list(pool.map(fetch, entries))
+        copies: list[Path | None] = []
+        for entry, got in zip(entries, fetched, strict=True):
+            cached = clone_path(entry.repo)
+            if isinstance(got, Path):
+                copies.append(got)
+            elif (cached / "HEAD").exists():
+                typer.echo(f"{entry.slug}: {got}; mining the copy in the cache", err=True)
+                copies.append(cached)
+            else:
+                typer.echo(f"{entry.slug}: skipped: {got} and no copy in the cache", err=True)
+                copies.append(None)
+        return copies
+
+    def _update_papers(s, lists: list[str] | None, arxiv_url: str | None) -> list:
         from ...loaders.arxiv import DEFAULT_API_URL, ArxivFetcher
         from ...loaders.paper_lists import list_entries
         from ...sync.update import sync_arxiv_update, sync_fetched_lists
 
-        print_report(sync_fetched_lists(s, list_entries(lists)))
+        from_lists = sync_fetched_lists(s, list_entries(lists))
+        print_report(from_lists)
         fetcher = ArxivFetcher(api_url=arxiv_url or DEFAULT_API_URL)
         with progress_bar("arXiv papers") as advance:
-            report = sync_arxiv_update(s, fetcher, progress=advance)
-        print_report(report)
+            from_arxiv = sync_arxiv_update(s, fetcher, progress=advance)
+        print_report(from_arxiv)
+        return [from_lists, from_arxiv]
 
-    def _update_threads(s, entries, methods, api_url: str | None, fail) -> None:
+    def _update_threads(s, entries, methods, api_url: str | None, fail) -> list:
         from ...loaders.github import DEFAULT_API_URL, GitHubError
         from ...sync.github import sync_github
 
+        reports = []
         for entry in entries:
             try:
-                print_report(sync_github(s, entry.slug, entry.repo, methods, api_url=api_url or DEFAULT_API_URL))
+                reports.append(
+                    sync_github(s, entry.slug, entry.repo, methods, api_url=api_url or DEFAULT_API_URL)
+                )
             except GitHubError as exc:
                 fail(f"{entry.slug}: {exc}")
+            print_report(reports[-1])
+        return reports
 
     @app.command("whatsnew")
     def whatsnew(

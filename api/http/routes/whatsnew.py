@@ -56,7 +56,11 @@ def get_whats_new(
     responses={200: {"content": {"application/atom+xml": {}}, "description": "an Atom 1.0 feed"}},
 )
 def get_feed(
-    request: Request, holder: HolderDep, settings: SettingsDep, since: IsoDate | None = None, limit: Limit = 50
+    request: Request,
+    holder: HolderDep,
+    settings: SettingsDep,
+    since: IsoDate | None = None,
+    limit: Limit = 50,
 ) -> Response:
     """What is new as an Atom feed: each item links to its commit or thread."""
     _, rows = _items(holder, settings, since, limit)
