@@ -314,6 +314,12 @@ class GitHubClient:
                     f"GET {url} failed with HTTP {exc.status}: {exc.message or exc.data}; "
                     f"{self.report.summary()} fetched and kept"
                 ) from exc
+            except OSError as exc:  # requests' connection errors are OSErrors: no network, DNS, refused
+                host = self._gh.requester.base_url
+                raise GitHubError(
+                    f"cannot reach {host} ({type(exc).__name__}): no network?; "
+                    f"{self.report.summary()} fetched and kept"
+                ) from None
             except ValueError as exc:  # a body that is not JSON
                 failures += 1
                 if failures <= self.retries:

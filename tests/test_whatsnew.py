@@ -52,6 +52,13 @@ def test_update_from_a_local_remote_says_what_is_new_then_nothing(tmp_path, monk
     assert again.exit_code == 0, again.output
     assert again.output.split("What is new:")[1].strip() == "nothing new"
 
+    # GitHub out of reach: the threads are skipped with the reason, the rest of the update stands.
+    monkeypatch.setenv("GITHUB_TOKEN", "test-token")
+    unreachable = ["--github-url", "http://127.0.0.1:1"]
+    offline = runner.invoke(app, ["update", "--framework", "trl", "--no-papers", *unreachable, "--store", store])
+    assert offline.exit_code == 0, offline.output
+    assert "github threads of trl: skipped" in offline.output and "test-token" not in offline.output
+
     since = runner.invoke(app, ["whatsnew", "--since", "2000-01-01", "--store", store])
     assert since.exit_code == 0 and "trl  grpo" in since.output
     bad = runner.invoke(app, ["whatsnew", "--since", "last week", "--store", store])

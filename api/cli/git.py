@@ -127,7 +127,7 @@ def register(app, load_app, connect, fail) -> None:
             if offline:
                 typer.echo("github threads: not refreshed (--offline)", err=True)
             elif os.environ.get("GITHUB_TOKEN"):
-                reports += _update_threads(s, entries, list(catalog.methods.values()), github_url, fail)
+                reports += _update_threads(s, entries, list(catalog.methods.values()), github_url)
             else:
                 typer.echo("github threads: not refreshed; set GITHUB_TOKEN to load them", err=True)
             if papers and offline:
@@ -185,7 +185,8 @@ def register(app, load_app, connect, fail) -> None:
         print_report(from_arxiv)
         return [from_lists, from_arxiv]
 
-    def _update_threads(s, entries, methods, api_url: str | None, fail) -> list:
+    def _update_threads(s, entries, methods, api_url: str | None) -> list:
+        """Each framework's new threads; one GitHub cannot answer for is skipped with the reason."""
         from ...loaders.github import DEFAULT_API_URL, GitHubError
         from ...sync.github import sync_github
 
@@ -196,7 +197,8 @@ def register(app, load_app, connect, fail) -> None:
                     sync_github(s, entry.slug, entry.repo, methods, api_url=api_url or DEFAULT_API_URL)
                 )
             except GitHubError as exc:
-                fail(f"{entry.slug}: {exc}")
+                typer.echo(f"github threads of {entry.slug}: skipped: {exc}", err=True)
+                continue
             print_report(reports[-1])
         return reports
 
