@@ -253,9 +253,9 @@ def test_a_fresh_ladybug_load_stays_exact_when_every_identity_hash_collides(tmp_
     """The Ladybug writer remembers hashes of what a load created instead of asking the
     database; with every hash equal, it must still write exactly the same graph."""
     import numpy as np
-    from uptake.graph import records
+    from uptake.graph import batch
 
-    monkeypatch.setattr(records, "_hashes", lambda identities: np.zeros(len(identities), np.int64))
+    monkeypatch.setattr(batch, "_hashes", lambda identities: np.zeros(len(identities), np.int64))
     with open_store(str(tmp_path / "collide.lbug")) as colliding:
         colliding.init()
         stats = colliding.write_all(_stream_with_repeats(), batch_size=6)
