@@ -84,7 +84,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     from fake_arxiv import FakeArxiv
-    from fake_github import FakeGitHub, FakeRepo
+    from fake_github import FakeGitHub, FakeRepo, make_issue
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
@@ -96,7 +96,12 @@ def main() -> None:
         slugs, lists = local_sources(args.mirrors, cache)
         from uptake.loaders.catalog import read_catalog
 
-        repos = {e.repo: FakeRepo() for e in read_catalog().frameworks.values() if e.slug in slugs}
+        # One old issue each, as every real tracker has: the next runs ask only for changes since it.
+        repos = {
+            e.repo: FakeRepo(issues=[make_issue(1, "How do I set the batch size?", repo=e.repo)])
+            for e in read_catalog().frameworks.values()
+            if e.slug in slugs
+        }
         with FakeArxiv([]) as arxiv, FakeGitHub(repos) as github:
             command = [
                 "update",

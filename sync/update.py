@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..graph.store import Store
@@ -28,11 +29,24 @@ STUDY_START = dt.date(2025, 1, 1)
 def sync_fetched_lists(
     store: Store, lists: Iterable[PaperList] | None = None, cache_dir: Path | None = None
 ) -> SyncReport:
-    """Every curated list of the catalog, fetched (cloned the first time) and loaded."""
+    """Every curated list of the catalog, fetched (cloned the first time; all at once, as fetches
+    wait on the network, not on each other) and loaded one after the other."""
     report = SyncReport("curated paper lists (fetched)")
-    for entry in read_list_catalog().values() if lists is None else lists:
+    entries = list(read_list_catalog().values() if lists is None else lists)
+
+    def fetch(entry: PaperList) -> Path | GitError:
         try:
-            one = sync_paper_list(store, clone_or_fetch(entry.repo, cache_dir), entry)
+            return clone_or_fetch(entry.repo, cache_dir)
+        except GitError as exc:
+            return exc
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        copies = list(pool.map(fetch, entries))
+    for entry, copy in zip(entries, copies, strict=True):
+        try:
+            if isinstance(copy, GitError):
+                raise copy
+            one = sync_paper_list(store, copy, entry)
         except (GitError, PaperListError, FileNotFoundError) as exc:
             report.skipped.append(f"{entry.repo}: {exc}")
             continue

@@ -104,6 +104,33 @@ def test_incremental_load_fetches_only_what_changed(tmp_path):
     assert issue_query["since"] == "2025-03-10T08:00:01Z"  # one second after the newest seen
 
 
+def test_a_run_after_a_whole_one_with_no_issue_changed_asks_once(tmp_path):
+    """New pull requests and comments move their issue's `updated_at`, so an unchanged issue list
+    means the pulls and comments passes would find nothing: one request, not three."""
+    repo = sample_repo()
+    with FakeGitHub({REPO: repo}) as fake:
+        client(fake, tmp_path).fetch()
+        asked = len(fake.requests)
+        quiet = client(fake, tmp_path).fetch()
+        assert len(fake.requests) - asked == 1 and fake.requests[-1][0].endswith("/issues")
+        assert quiet.items == {"issues": 0, "pulls": 0, "comments": 0}
+        repo.issues[1] = make_issue(2, "Question number 2", "How do I set the batch size?", updated_at=_day(20))
+        repo.comments.append(make_comment(503, 2, "Solved by #20.", created_at=_day(20), updated_at=_day(20)))
+        asked = len(fake.requests)
+        again = client(fake, tmp_path).fetch()
+    assert len(fake.requests) - asked == 3 and again.items["comments"] == 1
+
+
+def test_a_run_after_an_interrupted_one_reads_every_pass(tmp_path):
+    with FakeGitHub({REPO: sample_repo()}) as fake:
+        first = client(fake, tmp_path)
+        first.fetch()
+        first.cache.save_state(complete=False)  # as a run stopped by a rate limit leaves it
+        asked = len(fake.requests)
+        client(fake, tmp_path).fetch()
+    assert len(fake.requests) - asked == 3
+
+
 def test_full_then_incremental_load_into_store(store, tmp_path):
     repo = sample_repo()
     with FakeGitHub({REPO: repo}) as fake:
