@@ -3,6 +3,7 @@ nothing new says so; `uptake whatsnew --since` reads the same from the graph."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 
 from fake_arxiv import FakeArxiv
@@ -61,6 +62,10 @@ def test_update_from_a_local_remote_says_what_is_new_then_nothing(tmp_path, monk
 
     since = runner.invoke(app, ["whatsnew", "--since", "2000-01-01", "--store", store])
     assert since.exit_code == 0 and "trl  grpo" in since.output
+    as_json = runner.invoke(app, ["whatsnew", "--since", "2000-01-01", "--format", "json", "--store", store])
+    items = json.loads(as_json.stdout)
+    assert {(i["kind"], i["framework"], i["subject"]) for i in items} >= {("first-implementation", "trl", "grpo")}
+    assert all(i["headline"] for i in items)
     bad = runner.invoke(app, ["whatsnew", "--since", "last week", "--store", store])
     assert bad.exit_code != 0 and "--since: not a date" in bad.output
 

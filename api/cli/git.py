@@ -206,19 +206,29 @@ def register(app, load_app, connect, fail) -> None:
     def whatsnew(
         since: Annotated[str, typer.Option("--since", help="first day, YYYY-MM-DD")],
         store: StoreOption = None,
+        format: Annotated[
+            str, typer.Option("--format", "-f", help="text (one line per item), table, json or csv")
+        ] = "text",
     ) -> None:
         """New first implementations, failure reports with their fixes, and proposals since a day."""
         import datetime as dt
 
-        from ..views.whatsnew import render_lines, whats_new
+        from ..views.whatsnew import headline, render_lines, whats_new
+        from .display import print_rows
 
         try:
             day = dt.date.fromisoformat(since)
         except ValueError:
             fail(f"--since: not a date (YYYY-MM-DD): {since!r}")
+        if format not in ("text", "table", "json", "csv"):
+            fail(f"--format must be text, table, json or csv, not {format!r}")
         with connect(store, read_only=True) as s:
-            for line in render_lines(whats_new(s, day)):
-                typer.echo(line)
+            rows = whats_new(s, day)
+        if format != "text":
+            print_rows([r | {"headline": headline(r)} for r in rows], format)
+            return
+        for line in render_lines(rows):
+            typer.echo(line)
 
     release_app = typer.Typer(
         help="The data release of mined git facts (data/git).",
