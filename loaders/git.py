@@ -664,18 +664,17 @@ class MinedState:
     incomplete: frozenset[str] = frozenset()  # stored commits mined without some files' contents
 
 
-def has_commit(repo_path: str | Path, sha: str) -> bool:
-    """Whether this copy holds the commit `sha` (a head mined elsewhere may be unknown here)."""
-    git_dir = resolve_repository(repo_path)
+def has_commit(git_dir: Path, sha: str) -> bool:
+    """Whether this copy (a resolved git directory) holds the commit `sha`: a head mined
+    elsewhere may be unknown here."""
     return git_succeeds(git_dir, "cat-file", "-e", f"{sha}^{{commit}}")
 
 
-def history_rewritten(repo_path: str | Path, mined_head: str | None) -> bool:
+def history_rewritten(git_dir: Path, mined_head: str | None) -> bool:
     """Whether HEAD no longer descends from the mined head (a force-push): the caller then hands
     in the stored commits, so the miner can tell which of them HEAD dropped."""
     if not mined_head:
         return False
-    git_dir = resolve_repository(repo_path)
     return not git_succeeds(git_dir, "merge-base", "--is-ancestor", mined_head, "HEAD")
 
 

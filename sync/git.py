@@ -13,7 +13,7 @@ from ..loaders.catalog import Catalog, read_catalog
 from ..loaders.git import MinedState, MineResult, has_commit, history_rewritten, mine_framework
 from ..loaders.link.methods import MethodMatcher
 from ..loaders.release import history_fact_records, new_history
-from ..loaders.repository import GitError, clone_or_fetch, resolve_repository
+from ..loaders.repository import GitError, clone_or_fetch, resolve_repository, run_git
 from .report import SyncReport
 from .state import change_state, read_state
 
@@ -31,13 +31,15 @@ def mined_state(store: Store, framework: str, repo_path: str | Path) -> MinedSta
     miner need them."""
     rows = read_state(store, "framework-mined-state", {"slug": framework})
     head, tags = (rows[0]["head"], rows[0]["tags"]) if rows else (None, None)
-    if head and not has_commit(repo_path, head):
+    git_dir = resolve_repository(repo_path)
+    moved = head is not None and head != run_git(git_dir, "rev-parse", "HEAD").strip()
+    if moved and not has_commit(git_dir, head):
         # Mined from another copy (the data release's, or a newer one): this copy is read whole,
         # and nothing stored is taken for dropped by a force-push.
-        head, tags = None, None
+        head, tags, moved = None, None, False
     rows = read_state(store, "framework-incomplete-commits", {"framework": framework})
     incomplete = frozenset(r["sha"] for r in rows)
-    if not history_rewritten(repo_path, head):
+    if not (moved and history_rewritten(git_dir, head)):
         return MinedState(head, tags, incomplete=incomplete)
     rows = read_state(store, "framework-commit-shas", {"framework": framework})
     return MinedState(head, tags, frozenset(r["sha"] for r in rows), incomplete)
