@@ -102,3 +102,18 @@ def clone_or_fetch(repo: str, cache_dir: Path | None = None, url: str | None = N
         raise GitError(f"cloning {url} failed: {proc.stderr.strip()[:300]}")
     partial.rename(target)  # only a complete clone gets the final name
     return target
+
+
+def fetch_all(repos: list[str], cache_dir: Path | None = None) -> list[Path | GitError]:
+    """`clone_or_fetch` of each repository at once (fetches wait on the network, not on each
+    other): its copy, or the error that stopped it, in the order given."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def fetch(repo: str) -> Path | GitError:
+        try:
+            return clone_or_fetch(repo, cache_dir)
+        except GitError as exc:
+            return exc
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return list(pool.map(fetch, repos))

@@ -25,13 +25,12 @@ class GitSync(SyncReport):
     mined: MineResult | None = None
 
 
-def mined_state(store: Store, framework: str, repo_path: str | Path) -> MinedState:
-    """What `store` holds of the framework's history: its head and tags, the commits stored as
-    incomplete, and the stored commits only when HEAD was rewritten since, as only then does the
-    miner need them."""
+def mined_state(store: Store, framework: str, git_dir: Path) -> MinedState:
+    """What `store` holds of the framework's history (`git_dir` resolved): its head and tags, the
+    commits stored as incomplete, and the stored commits only when HEAD was rewritten since, as
+    only then does the miner need them."""
     rows = read_state(store, "framework-mined-state", {"slug": framework})
     head, tags = (rows[0]["head"], rows[0]["tags"]) if rows else (None, None)
-    git_dir = resolve_repository(repo_path)
     moved = head is not None and head != run_git(git_dir, "rev-parse", "HEAD").strip()
     if moved and not has_commit(git_dir, head):
         # Mined from another copy (the data release's, or a newer one): this copy is read whole,
@@ -60,9 +59,10 @@ def sync_git(
     """Mine new commits of one framework into `store`, with the pull requests, issue fixes and
     failures their messages state (`repo`, OWNER/NAME, lets `owner/name#12` count as an issue of
     this framework); safe to interrupt and re-run."""
-    state = mined_state(store, framework, repo_path)
+    git_dir = resolve_repository(repo_path)
+    state = mined_state(store, framework, git_dir)
     mining = mine_framework(
-        framework, repo_path, methods, state, workers=workers, progress=progress, vendored=vendored
+        framework, git_dir, methods, state, workers=workers, progress=progress, vendored=vendored
     )
     report = GitSync(f"git history of {framework}")
     report.mined = mining.result
@@ -73,9 +73,7 @@ def sync_git(
         # Mined whole, a commit may link other methods, or the same ones by another kind of link.
         change_state(store, "commit-links-clear", {"shas": mining.result.remined})
     since = None if mining.result.force_push else state.head
-    history = new_history(
-        resolve_repository(repo_path), repo, MethodMatcher(methods), mining.result.head, since
-    )
+    history = new_history(git_dir, repo, MethodMatcher(methods), mining.result.head, since)
     facts = history_fact_records(framework, history, f"{framework} history")
     report.add(store.write_all(_before_state(mining.records, facts), batch_size=batch_size))
     report.notes.append(mining.result.summary().removeprefix(f"{framework}: "))

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..graph.store import Store
 from ..loaders.arxiv import ArxivFetcher, ArxivLoadError, ArxivQuery, catalog_analyzer
 from ..loaders.paper_lists import PaperList, PaperListError, read_list_catalog
-from ..loaders.repository import GitError, clone_or_fetch
+from ..loaders.repository import GitError, fetch_all
 from .arxiv import sync_papers
 from .papers_lists import sync_paper_list
 from .report import SyncReport
@@ -29,25 +28,17 @@ STUDY_START = dt.date(2025, 1, 1)
 def sync_fetched_lists(
     store: Store, lists: Iterable[PaperList] | None = None, cache_dir: Path | None = None
 ) -> SyncReport:
-    """Every curated list of the catalog, fetched (cloned the first time; all at once, as fetches
-    wait on the network, not on each other) and loaded one after the other."""
+    """Every curated list of the catalog, fetched (cloned the first time; all at once) and loaded
+    one after the other."""
     report = SyncReport("curated paper lists (fetched)")
     entries = list(read_list_catalog().values() if lists is None else lists)
-
-    def fetch(entry: PaperList) -> Path | GitError:
+    for entry, copy in zip(entries, fetch_all([e.repo for e in entries], cache_dir), strict=True):
+        if isinstance(copy, GitError):
+            report.skipped.append(f"{entry.repo}: {copy}")
+            continue
         try:
-            return clone_or_fetch(entry.repo, cache_dir)
-        except GitError as exc:
-            return exc
-
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        copies = list(pool.map(fetch, entries))
-    for entry, copy in zip(entries, copies, strict=True):
-        try:
-            if isinstance(copy, GitError):
-                raise copy
             one = sync_paper_list(store, copy, entry)
-        except (GitError, PaperListError, FileNotFoundError) as exc:
+        except (PaperListError, FileNotFoundError) as exc:
             report.skipped.append(f"{entry.repo}: {exc}")
             continue
         report.add(one.written)

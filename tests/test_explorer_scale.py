@@ -114,7 +114,9 @@ def test_landing_page_offers_starting_points_and_a_late_answer_never_replaces_a_
         newest = page.eval_on_selector_all("#start-newest a", "els => els.map(e => e.textContent)")
         assert newest[0] == "GSPO in verl, 2025-08-05"
         # A feed reader finds what is new from the page itself.
-        assert page.get_attribute('link[rel="alternate"][type="application/atom+xml"]', "href") == "/feed.atom"
+        assert (
+            page.get_attribute('link[rel="alternate"][type="application/atom+xml"]', "href") == "/feed.atom"
+        )
         feed = page.request.get(served + "/feed.atom?since=2025-01-01")
         assert feed.ok and "GSPO first implemented in verl" in feed.text()
         # The paper's neighbours answer late; the lineage asked for after it is what stays drawn.

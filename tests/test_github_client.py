@@ -114,7 +114,9 @@ def test_a_run_after_a_whole_one_with_no_issue_changed_asks_once(tmp_path):
         quiet = client(fake, tmp_path).fetch()
         assert len(fake.requests) - asked == 1 and fake.requests[-1][0].endswith("/issues")
         assert quiet.items == {"issues": 0, "pulls": 0, "comments": 0}
-        repo.issues[1] = make_issue(2, "Question number 2", "How do I set the batch size?", updated_at=_day(20))
+        repo.issues[1] = make_issue(
+            2, "Question number 2", "How do I set the batch size?", updated_at=_day(20)
+        )
         repo.comments.append(make_comment(503, 2, "Solved by #20.", created_at=_day(20), updated_at=_day(20)))
         asked = len(fake.requests)
         again = client(fake, tmp_path).fetch()

@@ -56,7 +56,9 @@ def test_update_from_a_local_remote_says_what_is_new_then_nothing(tmp_path, monk
     # GitHub out of reach: the threads are skipped with the reason, the rest of the update stands.
     monkeypatch.setenv("GITHUB_TOKEN", "test-token")
     unreachable = ["--github-url", "http://127.0.0.1:1"]
-    offline = runner.invoke(app, ["update", "--framework", "trl", "--no-papers", *unreachable, "--store", store])
+    offline = runner.invoke(
+        app, ["update", "--framework", "trl", "--no-papers", *unreachable, "--store", store]
+    )
     assert offline.exit_code == 0, offline.output
     assert "github threads of trl: skipped" in offline.output and "test-token" not in offline.output
 
@@ -64,7 +66,9 @@ def test_update_from_a_local_remote_says_what_is_new_then_nothing(tmp_path, monk
     assert since.exit_code == 0 and "trl  grpo" in since.output
     as_json = runner.invoke(app, ["whatsnew", "--since", "2000-01-01", "--format", "json", "--store", store])
     items = json.loads(as_json.stdout)
-    assert {(i["kind"], i["framework"], i["subject"]) for i in items} >= {("first-implementation", "trl", "grpo")}
+    assert {(i["kind"], i["framework"], i["subject"]) for i in items} >= {
+        ("first-implementation", "trl", "grpo")
+    }
     assert all(i["headline"] for i in items)
     bad = runner.invoke(app, ["whatsnew", "--since", "last week", "--store", store])
     assert bad.exit_code != 0 and "--since: not a date" in bad.output

@@ -140,25 +140,18 @@ def register(app, load_app, connect, fail) -> None:
                 typer.echo(line)
 
     def _fetched_copies(entries, offline: bool) -> list[Path | None]:
-        """Each framework's copy in the cache, all fetched at once (fetches wait on the network,
-        not on each other) unless `offline`; a copy that cannot be fetched is mined as it is, and
-        a framework with no copy is skipped, each said."""
-        from concurrent.futures import ThreadPoolExecutor
-
+        """Each framework's copy in the cache, all fetched at once unless `offline`; a copy that
+        cannot be fetched is mined as it is, and a framework with no copy is skipped, each said."""
         from ...loaders.cache import clone_path
-        from ...loaders.repository import GitError, clone_or_fetch
-
-        def fetch(entry) -> Path | str:
-            try:
-                return clone_or_fetch(entry.repo)
-            except GitError as exc:
-                return f"not fetched ({exc})"
+        from ...loaders.repository import fetch_all
 
         if offline:
             fetched = ["not fetched (--offline)"] * len(entries)
         else:
-            with ThreadPoolExecutor(max_workers=8) as pool:
-                fetched = list(pool.map(fetch, entries))
+            fetched = [
+                got if isinstance(got, Path) else f"not fetched ({got})"
+                for got in fetch_all([e.repo for e in entries])
+            ]
         copies: list[Path | None] = []
         for entry, got in zip(entries, fetched, strict=True):
             cached = clone_path(entry.repo)
