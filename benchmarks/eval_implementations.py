@@ -1,6 +1,6 @@
 """Accuracy of first implementations against hand-verified labels.
 
-    python -m benchmarks.eval_implementations --mirrors DIR [--set dev|new|all] [--leave-one-out]
+    python -m benchmarks.eval_implementations --mirrors DIR [--set dev|new|unseen|all] [--leave-one-out]
         [--workers 2] [--show-all]
 
 DIR holds fetched framework repositories, found as DIR/<owner>+<name>/repo, DIR/<owner>+<name>.git,
@@ -15,7 +15,9 @@ Label sets:
   beside the repository): trl, OpenRLHF, NeMo-RL, the frameworks the catalog was written against.
 * `new`: benchmarks/data/new_implementations.jsonl and new_negatives.jsonl, frameworks the catalog
   was not tuned against, verified with git alone (see benchmarks/data/README.md).
-* `all`: both.
+* `unseen`: benchmarks/data/unseen_implementations.jsonl and unseen_negatives.jsonl, frameworks
+  labelled after the linker's rules were written, whose errors no rule was ever designed on.
+* `all`: the three.
 
 Scores, per framework and overall:
 * a labelled positive is correct when the found commit is the verified first commit or one of its
@@ -63,7 +65,8 @@ NEW_DATA = REPO / "benchmarks" / "data"
 CACHE = REPO / ".cache" / "eval-implementations"
 FRAMEWORK_SLUGS = {"nemo_rl": "nemo-rl"}
 LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
-               "new": ("new_implementations.jsonl", "new_negatives.jsonl")}  # fmt: skip
+               "new": ("new_implementations.jsonl", "new_negatives.jsonl"),
+               "unseen": ("unseen_implementations.jsonl", "unseen_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -362,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mirrors", type=Path, required=True)
     ap.add_argument("--data", type=Path, default=SHARED, help="folder of the development set")
-    ap.add_argument("--set", choices=("dev", "new", "all"), default="dev", dest="label_set")
+    ap.add_argument("--set", choices=("dev", "new", "unseen", "all"), default="dev", dest="label_set")
     ap.add_argument("--leave-one-out", action="store_true", help="also score each development framework "
                     "with the aliases that exist only because of it dropped")  # fmt: skip
     ap.add_argument("--workers", type=int, default=2)
@@ -370,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     methods = catalog_methods()
     known = {m.slug for m in methods}
-    sets = ("dev", "new") if args.label_set == "all" else (args.label_set,)
+    sets = ("dev", "new", "unseen") if args.label_set == "all" else (args.label_set,)
     dev = read_labels(args.data, "dev")
     for which in sets:
         labels = read_labels(args.data, which)

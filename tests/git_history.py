@@ -17,6 +17,7 @@ class Method:
     aliases: tuple[str, ...]
     ambiguous_aliases: tuple[str, ...] = ()
     arxiv_id: str | None = None
+    change_detail: str = ""
 
 
 METHODS = [

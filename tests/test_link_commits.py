@@ -238,6 +238,54 @@ def test_learned_alias_from_subject_and_identifier():
     assert not any(lk.rel == "SPELLS" for lk in fixing)
 
 
+DESCRIBED = CommitLinker([
+    *METHODS,
+    Method("opsm", "OPSM", ("OPSM", "opsm"),
+           change_detail="masks negative-advantage sequences whose divergence exceeds a threshold"),
+    Method("gspo", "GSPO", ("GSPO",), change_detail="importance ratio and clipping at the sequence level"),
+    Method("bco", "BCO", ("BCO", "BCOTrainer"), change_detail="trains the implicit reward as a binary classifier"),
+])  # fmt: skip
+
+
+def learned(message: str, *files: FileDiff) -> dict[str, tuple[str, str]]:
+    """Method -> (identifier, rule) of what a change teaches."""
+    return {lk.key: (lk.identifier, lk.rule) for lk in DESCRIBED.link(message, list(files)).links if lk.rel == "SPELLS"}
+
+
+def test_learned_alias_from_an_option_that_describes_the_named_method():
+    """The subject names a method and the change adds an option named after what the method does."""
+    config = added("fw/config.py", "class LossConfig(TypedDict):", "    off_policy_mask_threshold: float")
+    found = learned("feat: OPSM (#12)", config)
+    assert found["opsm"][0] == "off_policy_mask_threshold"
+    assert "shares mask, thresh" in found["opsm"][1]
+    implements = {lk.key: lk for lk in DESCRIBED.link("feat: OPSM (#12)", [config]).links if lk.rel == IMPLEMENTS}
+    assert implements["opsm"].location == "fw/config.py:11"
+    # An option that shares no describing word, or a compared value (data, not an option), teaches nothing.
+    assert learned("feat: OPSM (#12)", added("fw/config.py", "    max_new_tokens: int")) == {}
+    assert learned("feat: OPSM (#12)", added("fw/loss.py", '    if kind == "seq_mask_threshold":')) == {}
+    # Named only in the body, the method is not what the change is for: no describing option is learned.
+    assert learned("Refactor losses (#3)\n\n* prepare OPSM", config) == {}
+
+
+def test_describing_option_shared_by_two_named_methods_teaches_neither():
+    option = added("fw/config.py", "    sequence_mask_threshold: float = 0.1")
+    assert set(learned("Add OPSM and GSPO", option)) == {"opsm"}  # mask and threshold describe OPSM only
+    more = added("fw/config.py", "    sequence_level: float = 0.1")
+    assert set(learned("Add OPSM and GSPO", more)) == {"gspo"}  # sequence and level: GSPO has both
+    both = added("fw/config.py", "    sequence_weight: float = 0.1")  # `sequence` describes both
+    assert learned("Add OPSM and GSPO", both) == {}
+
+
+def test_option_carrying_a_name_is_learned_from_the_message_body():
+    """A squash-merge body names what the pull request's commits did; an option carrying the
+    method's own name is its spelling even when the subject names something else."""
+    change = added("fw/dpo.py", '    if self.loss_type == "bco_pair":')
+    assert learned("[DPO] new loss types (#7)\n\n* add the BCO loss", change) == {
+        "bco": ("bco_pair", "learned-alias: the message names 'BCO'; compare carries the method's name")
+    }
+    assert learned("[DPO] new loss types (#7)", change) == {}
+
+
 def test_new_module_implements_only_when_reached():
     module = added("fw/losses/kto.py", "def loss(x):", "    return x", status="A")
     alone = links("Add a helper", module)[("Method", "kto")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from git_history import METHODS
+from git_history import METHODS, Method
 from uptake.loaders.link.literals import LiteralScanner
 from uptake.loaders.link.methods import CodeAliasIndex, MethodMatcher, classify_alias
 
@@ -85,3 +85,21 @@ def test_literal_scanner_finds_what_re_finds(text, whole):
     words = ["grpo", "ppo", "dr_grpo", "use-opsm", "opsm", "dr. grpo"]
     found = LiteralScanner(words, whole_identifiers=whole).find(text)
     assert list(found) == _reference(words, text.lower(), whole)
+
+
+def test_names_imply_their_spellings_in_prose_and_code():
+    tis = Method("tis", "Truncated Importance Sampling (TIS)", ("tis", "dual_clip"), ("tis",))
+    minority = Method("hem", "High-entropy minority tokens (80/20)", ("top_entropy_quantile",))
+    plus = Method("reinforce-pp", "REINFORCE++", ("REINFORCE++",))
+    matcher = MethodMatcher([tis, minority, plus])
+    named = {m.slug: m.text for m in matcher.find("feat: support truncated importance sampling")}
+    assert named == {"tis": "truncated importance sampling"}  # the name without its acronym
+    # An identifier alias of words is written with hyphens or spaces in prose.
+    assert [m.text for m in matcher.find("feat: dual-clip in the loss")] == ["dual-clip"]
+    assert [m.text for m in matcher.find("add a dual clip to the loss")] == ["dual clip"]
+    # A parenthesised remark is not an acronym, and the acronym stays as ambiguous as the catalog says.
+    assert matcher.find("the 80/20 split") == []
+    assert matcher.find("TIS of the company") == []
+    # `++` cannot appear in an identifier: the name is spelled out for code.
+    hits = [(h.alias.slug, h.alias.kind) for h in CodeAliasIndex([plus]).scan("est == 'reinforce_plus_plus'")]
+    assert hits == [("reinforce-pp", "identifier")]

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from ...graph.records import Evidence
 from .arxiv_ids import find_arxiv_ids
 from .literals import LiteralScanner
-from .methods import CodeAlias, CodeAliasIndex, CodeHit, MethodMatcher
+from .methods import CodeAlias, CodeAliasIndex, CodeHit, MethodMatcher, ambiguous_names, method_names
 from .python_code import Place, PythonBlock
 
 IMPLEMENTS = "IMPLEMENTS"
@@ -311,6 +311,8 @@ _ASSIGNED = re.compile(r"[\w.-]+\s*[=:]\s*[\"']?$")  # `adv_estimator=`, `loss_t
 _STRING = re.compile(r"""(["'])(-{0,2}[A-Za-z][\w.-]{2,48})\1""")
 _CLASS_DEF = re.compile(r"^\+\s*class\s+([A-Za-z_]\w{2,48})", re.M)
 _FIELD = re.compile(r"^\+\s*([a-z_][a-z0-9_]{2,48})\s*:\s*[\w\[\]., |\"']+=", re.M)
+# A field declared by its type alone, as in a TypedDict config (`ratio_clip_c: float`).
+_TYPED_FIELD = re.compile(r"^\+[ \t]+([a-z_][a-z0-9_]{2,48})[ \t]*:[ \t]*[\w\[\]., |\"']*[\w\]][ \t]*$", re.M)
 _YAML_KEY = re.compile(r"^\+\s*-?\s*([A-Za-z_][\w-]{2,48})\s*:", re.M)
 _SELECT_CUE = re.compile(
     r"==|!=|\bin\s*[(\[{]|choices|Literal\[|regist|default|\bcase\b|add_argument|[A-Z_]{3,}\s*="
@@ -337,7 +339,9 @@ def _identifiers(f: FileDiff, worth: Callable[[str], bool]) -> Iterator[Identifi
     text = f.text
     blocks = AddedBlocks(text) if python else None
     patterns = (
-        ((_CLASS_DEF, "class"), (_FIELD, "field"), (_STRING, "")) if python else ((_YAML_KEY, "config-key"),)
+        ((_CLASS_DEF, "class"), (_FIELD, "field"), (_TYPED_FIELD, "field"), (_STRING, ""))
+        if python
+        else ((_YAML_KEY, "config-key"),)
     )
     for pattern, why in patterns:
         for m in pattern.finditer(text):
@@ -364,7 +368,18 @@ def _identifiers(f: FileDiff, worth: Callable[[str], bool]) -> Iterator[Identifi
                     yield Identifier(ident, where, place.why)
 
 
-def _names_any(text: str, words: tuple[str, ...]) -> bool:
+_DESCRIBING_KINDS = frozenset({"class", "field", "config-key", "flag", "choices", "option-default", "registry-key"})
+
+
+def _describes(identifier: str, stems: frozenset[str]) -> set[str]:
+    """The describing stems an option of several words shares with a method (`off_policy_mask_
+    threshold` and "masks ... threshold"), or an empty set."""
+    if not stems or "_" not in _CAMEL.sub("_", identifier).strip("-_").replace("-", "_"):
+        return set()
+    return _stems(identifier) & stems
+
+
+def _names_any(text: str, words: Iterable[str]) -> bool:
     """Whether a file's text holds any of the words at all (so an identifier in it could carry
     one): a cheap test before the file's identifiers are looked for."""
     folded = text.lower().replace("-", "_")
@@ -389,17 +404,58 @@ def _parts_pattern(words: tuple[str, ...]) -> re.Pattern:
 
 
 def _name_words(method) -> tuple[str, ...]:
-    """The method's name and single-word aliases, as identifier parts (`dr_grpo`, `dapo`);
-    ambiguous ones and very short ones are left out, they say too little on their own."""
-    ambiguous = {a.lower() for a in getattr(method, "ambiguous_aliases", ()) or ()}
+    """The method's names as identifier parts (`dr_grpo`, `dapo`, `reinforce_plus_plus`,
+    `truncated_importance_sampling`); ambiguous ones and very short ones are left out, they say
+    too little on their own."""
+    ambiguous = ambiguous_names(method)
     words = set()
-    for name in (method.name, *method.aliases):
+    for name in method_names(method):
         if name.lower() in ambiguous:
             continue
-        word = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
-        if len(word) >= 3 and re.fullmatch(r"[a-z0-9]+(?:_[a-z0-9]+)?", word):
+        word = re.sub(r"[^a-z0-9]+", "_", name.lower().replace("++", "_plus_plus")).strip("_")
+        if len(word) >= 3 and re.fullmatch(r"[a-z0-9]+(?:_[a-z0-9]+){0,3}", word):
             words.add(word)
     return tuple(sorted(words))
+
+
+# Words too plain to tie an identifier to one method, whatever the catalog says.
+_PLAIN_WORDS = frozenset(
+    "adds after all also and any are before but each for from into its not off one only other "
+    "over same several than that the then this under uses using when where which while whose with "
+    "within without instead keep keeps makes large open".split()
+)
+_SUFFIX = re.compile(r"(?:ing|es|ed|s)$")
+_WORD = re.compile(r"[a-z]{3,}")
+
+
+def _stem(word: str) -> str:
+    """A crude stem, enough to meet `normalize`, `normalises` and `normalization`, or `masks` and
+    `masking`: the word without a plural or verb ending, cut to six letters."""
+    bare = _SUFFIX.sub("", word)
+    return (bare if len(bare) >= 4 else word)[:6]
+
+
+def _stems(text: str) -> set[str]:
+    """Content-word stems of an identifier or a phrase (`importance_sampling_level`)."""
+    text = _CAMEL.sub(" ", text or "").lower()
+    return {_stem(w) for w in _WORD.findall(text) if w not in _PLAIN_WORDS}
+
+
+def _vocabularies(methods: list) -> dict[str, frozenset[str]]:
+    """Per method, the stems that describe it (its names and aliases, and what it changes) and
+    that fewer than one method in ten shares: a framework that names an option after what a
+    method does (`off_policy_mask_threshold`) uses these words. Paper titles are left out: their
+    heads name models and slogans ("DeepSeekMath", "Beyond the 80/20 Rule")."""
+    raw = {}
+    for m in methods:
+        parts = [*method_names(m), getattr(m, "change_detail", "") or ""]
+        raw[m.slug] = set().union(*(_stems(part) for part in parts))
+    counts: dict[str, int] = {}
+    for stems in raw.values():
+        for stem in stems:
+            counts[stem] = counts.get(stem, 0) + 1
+    limit = max(2, len(methods) // 10)
+    return {slug: frozenset(st for st in stems if counts[st] <= limit) for slug, stems in raw.items()}
 
 
 def _module_named(path: str, token: str) -> bool:
@@ -448,6 +504,7 @@ class CommitLinker:
             if getattr(m, "arxiv_id", None):
                 self.slug_of_paper.setdefault(m.arxiv_id, []).append(m.slug)
         self.words = {m.slug: _name_words(m) for m in methods}
+        self.vocabulary = _vocabularies(methods)
         self.known_tokens = {a.token.replace("-", "_") for a in self.index.aliases} | {
             a.token for a in self.index.aliases
         }
@@ -497,50 +554,83 @@ class CommitLinker:
         return out
 
     def _learn_spellings(self, message: str, in_message: dict, scanned: list, best: dict) -> list[Link]:
-        """Aliases this framework teaches: when the subject names a method (by catalog name or
-        its paper's arXiv id) and the same change adds a user-facing identifier in package code
-        (an option value that selects behaviour, a CLI flag, a class, a config field), that
-        identifier is the framework's spelling of the method. It is learned only when it carries
-        the method's name (`use_dapo_loss`): a change that names a broad method adds many values
-        that are not its spelling (`train`, `cpu`, `length`), so a new value alone teaches nothing.
+        """Aliases this framework teaches: when the message names a method (by catalog name or, in
+        the subject, its paper's arXiv id) and the same change adds a user-facing identifier in
+        package code (an option value that selects behaviour, a CLI flag, a class, a config field),
+        that identifier is the framework's spelling of the method when it either
+        * carries the method's name (`use_dapo_loss`), wherever in the message the name is, or
+        * is an option of several words that shares a word describing the method and no other
+          (`off_policy_mask_threshold` for "Off-policy sequence masking"), when the subject, which
+          says what the change is for, names the method.
+        A change that names a broad method adds many values that are not its spelling (`train`,
+        `cpu`, `length`), so a new value that neither carries nor describes it teaches nothing.
         The change then implements the method, and a SPELLS link keeps the identifier with its
         evidence."""
         subject = message.split("\n", 1)[0]
-        named = {slug: m.text for slug, m in in_message.items() if m.start < len(subject)}
+        anywhere = {slug: m.text for slug, m in in_message.items()}
         for found in find_arxiv_ids(subject, bare=False):  # a pull request body cites too much
             for slug in self.slug_of_paper.get(found.arxiv_id, ()):
-                named.setdefault(slug, found.text)
+                anywhere.setdefault(slug, found.text)
         # Learned only where the catalog's aliases found no implementation: it costs a tokenizer
         # run per candidate, and where they did, the identifier is already known.
-        named = {
+        anywhere = {
             slug: text
-            for slug, text in named.items()
+            for slug, text in anywhere.items()
             if not ((old := best.get(slug)) and old.rel == IMPLEMENTS and not old.needs_signal)
         }
-        if not named or len(named) > 2:
+        in_subject = {
+            slug: text for slug, text in anywhere.items()
+            if (m := in_message.get(slug)) is None or m.start < len(subject)
+        }  # fmt: skip
+        if len(in_subject) > 2:
+            in_subject = {}
+        if len(anywhere) > 3:
+            anywhere = in_subject
+        if not anywhere:
             return []
-        words = tuple(sorted({w for slug in named for w in self.words.get(slug, ())}))
-        code = [f for f, (category, _) in scanned if category == "code"]
-        carrying = [
+        words = tuple(sorted({w for slug in anywhere for w in self.words.get(slug, ())}))
+        stems = frozenset().union(*(self.vocabulary.get(slug, ()) for slug in in_subject))
+        worth = lambda ident: self._new(ident) and (_carries(ident, words) or _describes(ident, stems))  # noqa: E731
+        candidates = [
             c
-            for f in code
-            if _names_any(f.text, words)
-            for c in _identifiers(f, lambda ident: self._new(ident) and _carries(ident, words))
+            for f, (category, _) in scanned
+            if category == "code" and (_names_any(f.text, words) or _names_any(f.text, stems))
+            for c in _identifiers(f, worth)
         ]
         spelled: list[Link] = []
-        for slug, name in sorted(named.items()):
-            learned = [c for c in carrying if _carries(c.identifier, self.words.get(slug, ()))]
-            if not learned:
+        for slug, name in sorted(anywhere.items()):
+            found = self._spelling(slug, candidates, in_subject)
+            if found is None:
                 continue
-            c = learned[0]
+            c, why = found
             evidence = dict(source_kind="diff", location=c.location, identifier=c.identifier,
                             confidence=0.7)  # fmt: skip
-            rule = f"learned-alias: the subject names {name!r}; {c.why} carries the method's name"
+            where = "subject" if slug in in_subject else "message"
+            rule = f"learned-alias: the {where} names {name!r}; {c.why} {why}"
             spelled.append(Link(SPELLS, "Method", slug, rule=rule, **evidence))
             old = best.get(slug)
             if old is None or old.rel != IMPLEMENTS or old.needs_signal:
                 best[slug] = Link(IMPLEMENTS, "Method", slug, rule=rule, **evidence)
         return spelled
+
+    def _spelling(self, slug: str, candidates: list[Identifier], in_subject: dict) -> tuple | None:
+        """The identifier that spells `slug` among a change's candidates, and why; None if none."""
+        for c in candidates:
+            if _carries(c.identifier, self.words.get(slug, ())):
+                return c, "carries the method's name"
+        if slug not in in_subject:
+            return None
+        shared = {
+            other: [(len(common), c, common) for c in candidates if c.why in _DESCRIBING_KINDS
+                    and (common := _describes(c.identifier, self.vocabulary.get(other, frozenset())))]
+            for other in in_subject
+        }  # fmt: skip
+        ranked = sorted(shared[slug], key=lambda item: -item[0])
+        for count, c, common in ranked:
+            if any(n >= count for other in in_subject if other != slug for n, oc, _ in shared[other] if oc == c):
+                continue  # the identifier describes another method the subject names as well
+            return c, f"shares {', '.join(sorted(common))} with the method's description"
+        return None
 
     def _new(self, identifier: str) -> bool:
         """Whether an identifier could be learned at all (reading its place costs a tokenizer

@@ -47,6 +47,34 @@ def _alias_pattern(alias: str) -> re.Pattern:
     return re.compile(rf"(?<![\w-]){re.escape(alias)}(?![\w]|-(?-i:[a-z]))", re.IGNORECASE)
 
 
+_PARENTHESISED = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<inner>[^()]+)\)$")
+_ACRONYM = re.compile(r"^(?=.*[A-Z])[A-Za-z][A-Za-z0-9+.-]*$")
+_SNAKE = re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)+$", re.IGNORECASE)
+
+
+def method_names(method) -> tuple[str, ...]:
+    """A method's name and aliases, with the spellings they imply: a name with its acronym in
+    parentheses is both ("Truncated Importance Sampling (TIS)"), and an identifier of words joined
+    by underscores is also written with hyphens and spaces in prose (`dual_clip`: "dual-clip")."""
+    names = [method.name, *method.aliases]
+    m = _PARENTHESISED.match(method.name.strip())
+    if m:  # the acronym only when it is one ("(80/20)" is a remark, not a name)
+        names.append(m.group("name").strip())
+        if _ACRONYM.match(m.group("inner").strip()):
+            names.append(m.group("inner").strip())
+    for alias in method.aliases:
+        if _SNAKE.match(alias):
+            names += [alias.replace("_", "-"), alias.replace("_", " ")]
+    return tuple(dict.fromkeys(n for n in names if len(n) >= 2))
+
+
+def ambiguous_names(method) -> set[str]:
+    """The lower-cased spellings of `method_names` that need context: those of ambiguous aliases."""
+    ambiguous = {a.lower() for a in getattr(method, "ambiguous_aliases", ()) or ()}
+    spelled = {a.replace("_", sep) for a in ambiguous for sep in "- " if _SNAKE.match(a)}
+    return ambiguous | spelled
+
+
 class MethodMatcher:
     """Compiled alias patterns for a set of catalog methods."""
 
@@ -54,13 +82,11 @@ class MethodMatcher:
         self._entries: list[tuple[str, str, bool]] = []  # slug, alias, ambiguous
         self._spellings: dict[str, set[str]] = {}
         for method in methods:
-            self._spellings[method.slug] = {method.name, *method.aliases}
-            ambiguous = {a.lower() for a in getattr(method, "ambiguous_aliases", ())}
-            for alias in {method.name, *method.aliases}:
-                if len(alias) < 2:
-                    continue
-                is_ambiguous = alias.lower() in ambiguous
-                self._entries.append((method.slug, alias, is_ambiguous))
+            names = method_names(method)
+            self._spellings[method.slug] = set(names)
+            ambiguous = ambiguous_names(method)
+            for alias in names:
+                self._entries.append((method.slug, alias, alias.lower() in ambiguous))
         self._all_spellings = {a for names in self._spellings.values() for a in names if len(a) >= 2}
         # Longest aliases first, so "Dr. GRPO" wins over the "GRPO" inside it.
         self._entries.sort(key=lambda e: -len(e[1]))
@@ -144,6 +170,18 @@ class CodeAlias:
         return self.kind == "setting" and self.value in _BOOLS
 
 
+def symbol_spellings(method) -> list[str]:
+    """Identifiers a method's name forces on code: `++` cannot appear in one, so REINFORCE++ is
+    written `reinforce_plus_plus`."""
+    out = []
+    for name in (method.name, *method.aliases):
+        if "++" in name:
+            spelled = re.sub(r"[^a-z0-9]+", "_", name.lower().replace("++", "_plus_plus")).strip("_")
+            if _IDENT.match(spelled):
+                out.append(spelled)
+    return out
+
+
 def classify_alias(slug: str, alias: str) -> CodeAlias:
     """Which shape a catalog alias has, and the token that finds it in code."""
     text = alias.strip()
@@ -201,7 +239,7 @@ class CodeAliasIndex:
         self.ambiguous: set[tuple[str, str]] = set()
         for method in methods:
             seen = set()
-            for alias in method.aliases:
+            for alias in (*method.aliases, *symbol_spellings(method)):
                 shaped = classify_alias(method.slug, alias)
                 shape = (shaped.kind, shaped.token, shaped.value)
                 if len(alias.strip()) < 2 or shape in seen:
