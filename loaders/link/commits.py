@@ -368,6 +368,11 @@ def _identifiers(f: FileDiff, worth: Callable[[str], bool]) -> Iterator[Identifi
                     yield Identifier(ident, where, place.why)
 
 
+# An option and the prose that documents it: its help string or docstring on the lines after it,
+# or a comment on the lines just above.
+_DOC_PROSE = ("docstring", "code-comment", "string-literal")
+_DOC_BEFORE, _DOC_AFTER = 2, 4
+_OPTION_KINDS = frozenset({"field", "config-key", "flag"})
 _DESCRIBING_KINDS = frozenset({"class", "field", "config-key", "flag", "choices", "option-default", "registry-key"})
 
 
@@ -472,6 +477,24 @@ def _inside_link(line: str, offset: int) -> bool:
     return False
 
 
+def _line_of(location: str) -> int:
+    return int(location.rsplit(":", 1)[1])
+
+
+def _added_lines(text: str) -> dict[int, str]:
+    """New-file line number -> text of each added line in `-U0` hunk text."""
+    out: dict[int, str] = {}
+    number = 0
+    for line in text.split("\n"):
+        if line.startswith("@@"):
+            hunk = _HUNK.match(line)
+            number = int(hunk.group(1)) if hunk else 0
+        elif line.startswith("+"):
+            out[number] = line[1:]
+            number += 1
+    return out
+
+
 def _line_at(text: str, pos: int) -> tuple[int, str]:
     start = text.rfind("\n", 0, pos) + 1
     end = text.find("\n", pos)
@@ -503,6 +526,15 @@ class CommitLinker:
         for m in methods:
             if getattr(m, "arxiv_id", None):
                 self.slug_of_paper.setdefault(m.arxiv_id, []).append(m.slug)
+        # Methods whose paper is a model's report: it brings many techniques, and code citing it
+        # for one of them does not say which.
+        self.reported = {m.slug for m in methods if _is_report(getattr(m, "paper_title", None))}
+        self.slugs_of_title: dict[str, list[str]] = {}  # how code cites a paper by its title
+        for m in methods:
+            cue = _code_title_cue(getattr(m, "paper_title", None))
+            if cue and cue.isascii() and m.slug not in self.reported:
+                self.slugs_of_title.setdefault(cue, []).append(m.slug)
+        self.citing = LiteralScanner([*_PAPER_HINT_WORDS, *self.slugs_of_title])
         self.words = {m.slug: _name_words(m) for m in methods}
         self.vocabulary = _vocabularies(methods)
         self.known_tokens = {a.token.replace("-", "_") for a in self.index.aliases} | {
@@ -518,10 +550,9 @@ class CommitLinker:
         scanned = [(f, plan) for f in files if not f.binary and (plan := _scan_plan(f.path))]
         per_file, hints = self._hits([f for f, _ in scanned])
         for i, ((f, (category, comments)), hits) in enumerate(zip(scanned, per_file, strict=True)):
-            if i in hints:
-                self._link_papers(f, hints[i], papers)
+            cited = self._citations(f, hints[i], papers) if i in hints else []
             self._link_file(f, category, comments, hits, best, code_words, plain, self._copied_from(f.path),
-                            scanned)  # fmt: skip
+                            scanned, cited)  # fmt: skip
         named = {m.slug: m for m in self.matcher.find(message)}
         for slug, m in named.items():
             link = best.get(slug)
@@ -665,20 +696,20 @@ class CommitLinker:
                 continue
             best[slug] = dataclasses.replace(link, rule=f"{link.rule}; {link.needs_signal}, {signal}")
 
-    def _hits(self, files: list[FileDiff]) -> tuple[list[list[CodeHit]], dict[int, list[int]]]:
-        """Alias hits per file (offsets into its hunk text), and where files may cite a paper
-        (file index -> offsets): one pass over the whole commit, since a call costs more than
-        most files' text."""
+    def _hits(self, files: list[FileDiff]) -> tuple[list[list[CodeHit]], dict[int, list[tuple[int, str]]]]:
+        """Alias hits per file (offsets into its hunk text), and where files may cite a paper, by
+        a link or by its title (file index -> offsets and what was found): one pass over the whole
+        commit, since a call costs more than most files' text."""
         joined = "\n".join(f.text for f in files)
         starts = list(itertools.accumulate((len(f.text) + 1 for f in files), initial=0))
         per_file: list[list[CodeHit]] = [[] for _ in files]
         for hit in self.index.scan(joined):
             i = bisect.bisect_right(starts, hit.start) - 1
             per_file[i].append(CodeHit(hit.alias, hit.start - starts[i], hit.end - starts[i]))
-        hints: dict[int, list[int]] = {}
-        for at, _, _ in _PAPER_HINTS.find(joined):
+        hints: dict[int, list[tuple[int, str]]] = {}
+        for at, _, word in self.citing.find(joined):
             i = bisect.bisect_right(starts, at) - 1
-            hints.setdefault(i, []).append(at - starts[i])
+            hints.setdefault(i, []).append((at - starts[i], word))
         return per_file, hints
 
     def _link_file(
@@ -692,6 +723,7 @@ class CommitLinker:
         plain: set,
         vendored: str = "",
         scanned: list = (),
+        cited: list[Link] = (),
     ) -> None:
         recipe = category == "example" or _RECIPE.search(f.path) is not None
         if category == "example" and not _RUNNABLE.search(f.path):
@@ -725,6 +757,8 @@ class CommitLinker:
         python = category == "code" and _PYTHON.search(f.path) is not None
         blocks = AddedBlocks(text) if python else None
         settled: set[str] = set()  # methods nothing later in this file can improve
+        # Prose in package code naming or citing a method: the documentation of a new option?
+        documenting = list(cited) if category == "code" and not (recipe or vendored) else []
         for hit in hits:
             alias = hit.alias
             if alias.slug in settled:
@@ -781,6 +815,8 @@ class CommitLinker:
             link = mark(Link(rel, "Method", alias.slug, "diff", f"{f.path}:{_line_number(text, line_start)}",
                              line[s:e] if alias.kind != "setting" else alias.alias, rule, confidence, doubt,
                              around))  # fmt: skip
+            if rule in _DOC_PROSE and category == "code" and not (recipe or vendored) and self._names(alias):
+                documenting.append(link)
             if not _improves(best, alias.slug, link):
                 continue
             if rule == "code-word":
@@ -788,6 +824,31 @@ class CommitLinker:
             best[alias.slug] = link
             if rel == IMPLEMENTS and confidence >= 0.95 and not doubt and not recipe and not vendored:
                 settled.add(alias.slug)
+
+        if documenting:
+            for link in self._documented_options(f, documenting):
+                _keep(best, link)
+
+    def _documented_options(self, f: FileDiff, documenting: list[Link]) -> Iterator[Link]:
+        """A new option whose own documentation names or cites a method implements it: its help
+        text, its docstring or the comment just above it, or the entry that a docstring's list of
+        arguments gives it (`mask_truncated_completions` documented as DAPO's overlong filtering).
+        Prose elsewhere in the file stays a mention."""
+        options = [(_line_of(c.location), c) for c in _identifiers(f, self._new) if c.why in _OPTION_KINDS]
+        if not options:
+            return
+        lines = _added_lines(f.text)
+        for link in documenting:
+            at = _line_of(link.location)
+            entry = " ".join(lines.get(n, "") for n in range(at - _DOC_AFTER, at + 1))
+            near = [(abs(at - n), c) for n, c in options if -_DOC_BEFORE <= at - n <= _DOC_AFTER]
+            near += [(_DOC_AFTER + 1, c) for _, c in options if re.search(rf"\b{re.escape(c.identifier)}\b", entry)]
+            if near:
+                c = min(near, key=lambda item: item[0])[1]
+                yield dataclasses.replace(
+                    link, rel=IMPLEMENTS, confidence=0.7, identifier=c.identifier, location=c.location,
+                    rule=f"option-doc; the {c.why} {c.identifier!r} is documented as {link.identifier!r}",
+                )  # fmt: skip
 
     @functools.lru_cache(maxsize=1 << 14)  # noqa: B019 - one linker per process; modules recur
     def _module_aliases(self, path: str) -> tuple[CodeAlias, ...]:
@@ -817,6 +878,11 @@ class CommitLinker:
                 where = f"{f.path}:{_line_number(f.text, m.start())}"
                 yield Link(IMPLEMENTS, "Method", alias.slug, "diff", where, module, "wiring", 0.8, doubt)
 
+    def _names(self, alias: CodeAlias) -> bool:
+        """Whether prose holding the alias names its method: a setting's key alone does not
+        (`loss_type` says nothing of the value), nor an ambiguous or shared alias."""
+        return alias.kind != "setting" and not self._doubt(alias)
+
     def _doubt(self, alias: CodeAlias) -> str:
         """Why an alias alone does not establish the method: '' when it does."""
         if self.index.is_ambiguous(alias):
@@ -824,22 +890,33 @@ class CommitLinker:
         others = self.index.sharing(alias)
         return f"{alias.alias!r} also names {', '.join(others)}" if others else ""
 
-    @staticmethod
-    def _link_papers(f: FileDiff, hints: list[int], papers: dict) -> None:
-        """arXiv ids on the added lines where a paper hint was found."""
+    def _citations(self, f: FileDiff, found: list[tuple[int, str]], papers: dict) -> list[Link]:
+        """Methods a file's added lines cite, by arXiv link or paper title, each where it is cited
+        (mentions, until a new option turns out to be what cites them); the arXiv links are also
+        Paper mentions."""
+        out: list[Link] = []
         seen = set()
-        for at in hints:
+        for at, word in found:
             line_start, line = _line_at(f.text, at)
-            if line_start in seen or not line.startswith("+"):
+            if not line.startswith("+"):
+                continue
+            where = f"{f.path}:{_line_number(f.text, line_start)}"
+            if word in self.slugs_of_title:
+                out += [Link(MENTIONS, "Method", slug, "diff", where, word, "paper-title", 0.5)
+                        for slug in self.slugs_of_title[word]]  # fmt: skip
+                continue
+            if line_start in seen:
                 continue
             seen.add(line_start)
             for a in find_arxiv_ids(line, bare=False):
-                papers.setdefault(a.arxiv_id, Link(MENTIONS, "Paper", a.arxiv_id, "diff",
-                                                   f"{f.path}:{_line_number(f.text, line_start)}",
-                                                   a.text, a.rule, 0.9))  # fmt: skip
+                papers.setdefault(a.arxiv_id, Link(MENTIONS, "Paper", a.arxiv_id, "diff", where, a.text, a.rule, 0.9))
+                out += [Link(MENTIONS, "Method", slug, "diff", where, a.text, "paper-link", 0.5)
+                        for slug in self.slug_of_paper.get(a.arxiv_id, ()) if slug not in self.reported]  # fmt: skip
+        return out
 
 
-_PAPER_HINTS = LiteralScanner(["arxiv", "huggingface.co/papers", "alphaxiv"])
+_PAPER_HINT_WORDS = ("arxiv", "huggingface.co/papers", "alphaxiv")
+_PAPER_HINTS = LiteralScanner(_PAPER_HINT_WORDS)
 
 
 def _reached(f: FileDiff, scanned: list) -> bool:
@@ -909,6 +986,25 @@ def _recipe_verdict(alias: CodeAlias, line: str, s: int, e: int, path: str) -> t
     if alias.kind == "identifier" and re.match(r"\s*[=:]", line[e:]):
         return ("recipe-option", 0.6)
     return None
+
+
+def _is_report(title: str | None) -> bool:
+    """A model's technical report ("DeepSeek-V3.2: ...", "MiMo-V2-Flash Technical Report"): its
+    head is one versioned name, or it says it is a report."""
+    if not title:
+        return False
+    head = title.split(":", 1)[0].strip()
+    return "technical report" in title.lower() or (len(head.split()) == 1 and any(ch.isdigit() for ch in head))
+
+
+def _code_title_cue(title: str | None) -> str | None:
+    """The part of a paper title that, in code, cites the paper: the head before its colon when it
+    is a phrase ("Beyond the 80/20 Rule"), else the whole title. A head of one or two words names
+    a model or a method ("DeepSeek-V3.2", "DAPO"), which code names for other reasons."""
+    if not title:
+        return None
+    head = title.split(":", 1)[0].strip().lower()
+    return head if ":" in title and len(head.split()) >= 3 else title.lower()
 
 
 def _title_cue(title: str | None) -> str | None:
