@@ -18,6 +18,7 @@ class Method:
     ambiguous_aliases: tuple[str, ...] = ()
     arxiv_id: str | None = None
     change_detail: str = ""
+    paper_title: str | None = None
 
 
 METHODS = [

@@ -286,6 +286,53 @@ def test_option_carrying_a_name_is_learned_from_the_message_body():
     assert learned("[DPO] new loss types (#7)", change) == {}
 
 
+CITED = CommitLinker([
+    *METHODS,
+    Method("hem", "High-entropy minority tokens", ("top_entropy_quantile",), arxiv_id="2506.01939",
+           paper_title="Beyond the 80/20 Rule: High-Entropy Minority Tokens Drive Effective RL"),
+    Method("opsm", "OPSM", ("OPSM",), arxiv_id="2512.02556", paper_title="Model-V3.2: Pushing the Frontier"),
+])  # fmt: skip
+
+
+def cited_links(*files: FileDiff) -> dict[str, object]:
+    return {lk.key: lk for lk in CITED.link("Add options (#9)", list(files)).links if lk.label == "Method"}
+
+
+def test_an_option_documented_as_a_method_implements_it():
+    """The help text or docstring of a new option, or the comment above it, naming the method."""
+    field_doc = added("fw/config.py", "    mask_truncated: bool = False", '    """Overlong filtering, as in DAPO."""')
+    found = cited_links(field_doc)["dapo"]
+    assert (found.rel, found.identifier, found.location) == (IMPLEMENTS, "mask_truncated", "fw/config.py:10")
+    assert found.rule.startswith("option-doc; the field 'mask_truncated' is documented as 'DAPO'")
+    flag = added("fw/cli.py", "    # DAPO's dynamic sampling", '    parser.add_argument("--filter_groups", action="store_true")')
+    assert cited_links(flag)["dapo"].rel == IMPLEMENTS
+    # Prose with no new option beside it stays a mention.
+    far = added("fw/loss.py", "def loss(x):", '    """Unlike DAPO, no token mean."""', "    return x")
+    assert cited_links(far)["dapo"].rel == MENTIONS
+
+
+def test_an_option_citing_a_paper_implements_its_method_unless_the_paper_is_a_report():
+    """A docstring's entry for an option citing the paper by link or title, even far from the field."""
+    entry = added(
+        "fw/config.py",
+        '    """The trainer\'s options.',
+        "",
+        "    Args:",
+        "        token_entropy_threshold (`float`):",
+        "            From [Beyond the 80/20 Rule](https://arxiv.org/abs/2506.01939): masks low-entropy tokens.",
+        '    """',
+        *(["    other: int = 1"] * 8),
+        "    token_entropy_threshold: float = 0.0",
+    )  # fmt: skip
+    found = cited_links(entry)["hem"]
+    assert (found.rel, found.identifier) == (IMPLEMENTS, "token_entropy_threshold")
+    by_title = added("fw/config.py", "    entropy_cut: float = 0.0", "    # beyond the 80/20 rule, section 3")
+    assert cited_links(by_title)["hem"].rel == IMPLEMENTS
+    # A model's report brings many techniques: citing it for an option pins none of them.
+    report = added("fw/config.py", "    bias_correction: bool = False", "    # https://arxiv.org/abs/2512.02556")
+    assert "opsm" not in cited_links(report)
+
+
 def test_new_module_implements_only_when_reached():
     module = added("fw/losses/kto.py", "def loss(x):", "    return x", status="A")
     alone = links("Add a helper", module)[("Method", "kto")]

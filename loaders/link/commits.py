@@ -842,7 +842,8 @@ class CommitLinker:
             at = _line_of(link.location)
             entry = " ".join(lines.get(n, "") for n in range(at - _DOC_AFTER, at + 1))
             near = [(abs(at - n), c) for n, c in options if -_DOC_BEFORE <= at - n <= _DOC_AFTER]
-            near += [(_DOC_AFTER + 1, c) for _, c in options if re.search(rf"\b{re.escape(c.identifier)}\b", entry)]
+            # An entry that names the option says more than being near it.
+            near += [(-1, c) for _, c in options if re.search(rf"\b{re.escape(c.identifier)}\b", entry)]
             if near:
                 c = min(near, key=lambda item: item[0])[1]
                 yield dataclasses.replace(
