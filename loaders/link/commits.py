@@ -11,6 +11,9 @@ IMPLEMENTS (the commit makes the method usable):
   setting         a catalog setting added as key and value on one line (`loss_type == "dapo"`)
   definition      a plain name added as a definition (`ipo: bool = False`, `def ipo(`)
   message-and-code the message names the method and package code adds its name
+  learned-alias   the message names the method and a new option carries its name or, named in
+                  the subject, describes it (`off_policy_mask_threshold`): a SPELLS link too
+  option-doc      a new option whose help, docstring or argument entry names or cites the method
 
 MENTIONS (the commit talks about it): documents, comments, citations, tests alone,
 examples alone, the commit message alone, and everything a revert adds.
