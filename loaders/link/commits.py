@@ -312,6 +312,7 @@ _RECIPE = re.compile(r"(?:^|/)recipes?/", re.I)
 _RUNNABLE = re.compile(r"\.(?:sh|ya?ml|py|toml|json)$", re.I)
 _ASSIGNED = re.compile(r"[\w.-]+\s*[=:]\s*[\"']?$")  # `adv_estimator=`, `loss_type: "`
 _STRING = re.compile(r"""(["'])(-{0,2}[A-Za-z][\w.-]{2,48})\1""")
+_FLAG_STRING = re.compile(r"""(["'])(-{1,2}[A-Za-z][\w.-]{2,48})\1""")
 _CLASS_DEF = re.compile(r"^\+\s*class\s+([A-Za-z_]\w{2,48})", re.M)
 _FIELD = re.compile(r"^\+\s*([a-z_][a-z0-9_]{2,48})\s*:\s*[\w\[\]., |\"']+=", re.M)
 # A field declared by its type alone, as in a TypedDict config (`ratio_clip_c: float`).
@@ -332,29 +333,31 @@ class Identifier:
     why: str  # compare, choices, registry-key, flag, option-default, class, field, config-key
 
 
-def _identifiers(f: FileDiff, worth: Callable[[str], bool]) -> Iterator[Identifier]:
-    """User-facing identifiers on a code file's added lines: selecting string literals, classes
-    and config fields in Python; keys in YAML configs. Candidates are found by pattern over the
-    whole text and judged by `worth` before anything is tokenized."""
+def _identifiers(f: FileDiff, worth: Callable[[str], bool], literals: bool = True) -> Iterator[Identifier]:
+    """User-facing identifiers on a code file's added lines: selecting string literals (CLI flags
+    only, unless `literals`), classes and config fields in Python; keys in YAML configs.
+    Candidates are found by pattern over the whole text and judged by `worth` before anything is
+    tokenized."""
     python = _PYTHON.search(f.path) is not None
     if not python and not _YAML.search(f.path):
         return
     text = f.text
     blocks = AddedBlocks(text) if python else None
+    strings = _STRING if literals else _FLAG_STRING
     patterns = (
-        ((_CLASS_DEF, "class"), (_FIELD, "field"), (_TYPED_FIELD, "field"), (_STRING, ""))
+        ((_CLASS_DEF, "class"), (_FIELD, "field"), (_TYPED_FIELD, "field"), (strings, ""))
         if python
         else ((_YAML_KEY, "config-key"),)
     )
     for pattern, why in patterns:
         for m in pattern.finditer(text):
-            ident = m.group(2) if pattern is _STRING else m.group(1)
+            ident = m.group(2) if pattern is strings else m.group(1)
             if not worth(ident):
                 continue
             line_start = text.rfind("\n", 0, m.start()) + 1
             if not text.startswith("+", line_start):
                 continue
-            group = 2 if pattern is _STRING else 1
+            group = 2 if pattern is strings else 1
             s, e = m.start(group) - line_start - 1, m.end(group) - line_start - 1
             line_end = text.find("\n", m.end())
             line = text[line_start + 1 : line_end if line_end >= 0 else len(text)]
@@ -376,15 +379,26 @@ def _identifiers(f: FileDiff, worth: Callable[[str], bool]) -> Iterator[Identifi
 _DOC_PROSE = ("docstring", "code-comment", "string-literal")
 _DOC_BEFORE, _DOC_AFTER = 2, 4
 _OPTION_KINDS = frozenset({"field", "config-key", "flag"})
+_DOCUMENTED_OPTION = Link(IMPLEMENTS, "Method", "", "diff", "", "", "option-doc", 0.7)  # its strength
+_OPTION_WORD = re.compile(r"-{0,2}[A-Za-z_][\w-]*")
 _DESCRIBING_KINDS = frozenset({"class", "field", "config-key", "flag", "choices", "option-default", "registry-key"})
 
 
-def _describes(identifier: str, stems: frozenset[str]) -> set[str]:
+# A subject saying the change is upkeep: a fix, docs, tests, a refactor, a chore, CI, a bump,
+# after any `[tag]`, emoji or conventional-commit scope.
+_UPKEEP = re.compile(
+    r"^\W*(?:\[[^\]]*\]\W*)*(?:(?:fix|docs?|tests?|refactor|chore|ci|style|build|perf|revert)\b(?:\([^)]*\))?!?:"
+    r"|(?:fix(?:es|ed|ing)?|hotfix|bugfix|typo|docs?|document|tests?|refactor|cleanup|clean up|bump|revert|remove|"
+    r"deprecate|update (?:docs?|readme|tests?))\b)",
+    re.IGNORECASE,
+)
+
+
+def _describes(identifier: str, stems: frozenset[str]) -> frozenset[str]:
     """The describing stems an option of several words shares with a method (`off_policy_mask_
     threshold` and "masks ... threshold"), or an empty set."""
-    if not stems or "_" not in _CAMEL.sub("_", identifier).strip("-_").replace("-", "_"):
-        return set()
-    return _stems(identifier) & stems
+    several = "_" in identifier or "-" in identifier.strip("-") or _CAMEL.search(identifier)
+    return _stems(identifier) & stems if stems and several else frozenset()
 
 
 def _names_any(text: str, words: Iterable[str]) -> bool:
@@ -397,10 +411,13 @@ def _names_any(text: str, words: Iterable[str]) -> bool:
 def _carries(identifier: str, words: tuple[str, ...]) -> bool:
     """Whether an identifier holds one of the method's names as a whole part
     (`use_dapo_loss`, `DAPOLoss`, `--dr-grpo`), not inside a longer word."""
-    if not words:
-        return False
-    flat = _CAMEL.sub("_", identifier).lower().replace("-", "_").strip("_")
-    return _parts_pattern(words).search(flat) is not None
+    return bool(words) and _parts_pattern(words).search(_flat(identifier)) is not None
+
+
+@functools.lru_cache(maxsize=1 << 16)  # literals recur from commit to commit
+def _flat(identifier: str) -> str:
+    """`DAPOLoss`, `--dr-grpo` as lower-case parts joined by underscores: `dapo_loss`, `dr_grpo`."""
+    return _CAMEL.sub("_", identifier).lower().replace("-", "_").strip("_")
 
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -443,10 +460,11 @@ def _stem(word: str) -> str:
     return (bare if len(bare) >= 4 else word)[:6]
 
 
-def _stems(text: str) -> set[str]:
+@functools.lru_cache(maxsize=1 << 14)  # identifiers recur from commit to commit
+def _stems(text: str) -> frozenset[str]:
     """Content-word stems of an identifier or a phrase (`importance_sampling_level`)."""
     text = _CAMEL.sub(" ", text or "").lower()
-    return {_stem(w) for w in _WORD.findall(text) if w not in _PLAIN_WORDS}
+    return frozenset(_stem(w) for w in _WORD.findall(text) if w not in _PLAIN_WORDS)
 
 
 def _vocabularies(methods: list) -> dict[str, frozenset[str]]:
@@ -623,7 +641,9 @@ class CommitLinker:
         if not anywhere:
             return []
         words = tuple(sorted({w for slug in anywhere for w in self.words.get(slug, ())}))
-        stems = frozenset().union(*(self.vocabulary.get(slug, ()) for slug in in_subject))
+        # A change that fixes, documents, tests or tidies adds no new spelling of what it names.
+        describing = {} if _UPKEEP.match(subject) else in_subject
+        stems = frozenset().union(*(self.vocabulary.get(slug, ()) for slug in describing))
         worth = lambda ident: self._new(ident) and (_carries(ident, words) or _describes(ident, stems))  # noqa: E731
         candidates = [
             c
@@ -633,7 +653,7 @@ class CommitLinker:
         ]
         spelled: list[Link] = []
         for slug, name in sorted(anywhere.items()):
-            found = self._spelling(slug, candidates, in_subject)
+            found = self._spelling(slug, candidates, describing)
             if found is None:
                 continue
             c, why = found
@@ -828,6 +848,8 @@ class CommitLinker:
             if rel == IMPLEMENTS and confidence >= 0.95 and not doubt and not recipe and not vendored:
                 settled.add(alias.slug)
 
+        # Only where an option could still improve what this change already shows of the method.
+        documenting = [link for link in documenting if _improves(best, link.key, _DOCUMENTED_OPTION)]
         if documenting:
             for link in self._documented_options(f, documenting):
                 _keep(best, link)
@@ -837,20 +859,32 @@ class CommitLinker:
         text, its docstring or the comment just above it, or the entry that a docstring's list of
         arguments gives it (`mask_truncated_completions` documented as DAPO's overlong filtering).
         Prose elsewhere in the file stays a mention."""
-        options = [(_line_of(c.location), c) for c in _identifiers(f, self._new) if c.why in _OPTION_KINDS]
-        if not options:
-            return
         lines = _added_lines(f.text)
+        entries = {}  # documenting link -> the words of the lines that may hold its option's entry
         for link in documenting:
             at = _line_of(link.location)
-            entry = " ".join(lines.get(n, "") for n in range(at - _DOC_AFTER, at + 1))
+            entries[link] = set(_OPTION_WORD.findall(" ".join(lines.get(n, "") for n in range(at - _DOC_AFTER, at + 1))))
+        # Only words on the lines around the prose can be the option it documents: reading the
+        # place of every other literal in the file would cost a tokenizer run each.
+        around = {n for link in documenting for n in range(_line_of(link.location) - _DOC_AFTER,
+                                                             _line_of(link.location) + _DOC_BEFORE + 1)}  # fmt: skip
+        words = set(_OPTION_WORD.findall(" ".join(lines.get(n, "") for n in around)))
+        words.update(*entries.values())
+        options = [
+            (_line_of(c.location), c)
+            for c in _identifiers(f, lambda ident: ident in words and self._new(ident), literals=False)
+            if c.why in _OPTION_KINDS
+        ]
+        for link, entry in entries.items():
+            at = _line_of(link.location)
             near = [(abs(at - n), c) for n, c in options if -_DOC_BEFORE <= at - n <= _DOC_AFTER]
             # An entry that names the option says more than being near it.
-            near += [(-1, c) for _, c in options if re.search(rf"\b{re.escape(c.identifier)}\b", entry)]
+            near += [(-1, c) for _, c in options if c.identifier in entry]
             if near:
                 c = min(near, key=lambda item: item[0])[1]
                 yield dataclasses.replace(
-                    link, rel=IMPLEMENTS, confidence=0.7, identifier=c.identifier, location=c.location,
+                    link, rel=IMPLEMENTS, confidence=_DOCUMENTED_OPTION.confidence, identifier=c.identifier,
+                    location=c.location,
                     rule=f"option-doc; the {c.why} {c.identifier!r} is documented as {link.identifier!r}",
                 )  # fmt: skip
 
