@@ -306,9 +306,11 @@ def test_an_option_documented_as_a_method_implements_it():
     assert found.rule.startswith("option-doc; the field 'mask_truncated' is documented as 'DAPO'")
     flag = added("fw/cli.py", "    # DAPO's dynamic sampling", '    parser.add_argument("--filter_groups", action="store_true")')
     assert cited_links(flag)["dapo"].rel == IMPLEMENTS
-    # Prose with no new option beside it stays a mention.
+    # Prose with no new option beside it stays a mention; nor is a function's annotated local an option.
     far = added("fw/loss.py", "def loss(x):", '    """Unlike DAPO, no token mean."""', "    return x")
     assert cited_links(far)["dapo"].rel == MENTIONS
+    local = added("fw/loop.py", "        # DAPO-style batches", "        batch: Batch = Batch.from_dict(raw)")
+    assert cited_links(local)["dapo"].rel == MENTIONS
 
 
 def test_an_option_citing_a_paper_implements_its_method_unless_the_paper_is_a_report():

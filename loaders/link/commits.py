@@ -324,13 +324,16 @@ _SELECT_CUE = re.compile(
 _DULL = {"true", "false", "none", "null", "default", "mean", "sum", "max", "min", "auto", "token"}
 
 
+_CLASS_BODY = re.compile(r"(?: {1,4}|\t)\S")  # one level in: a class's fields, not a function's locals
+
+
 @dataclass(frozen=True, slots=True)
 class Identifier:
     """A user-facing identifier a change adds, where, and why it is user-facing."""
 
     identifier: str
     location: str
-    why: str  # compare, choices, registry-key, flag, option-default, class, field, config-key
+    why: str  # compare, choices, registry-key, flag, option-default, class, field, annotated, config-key
 
 
 def _identifiers(f: FileDiff, worth: Callable[[str], bool], literals: bool = True) -> Iterator[Identifier]:
@@ -366,6 +369,8 @@ def _identifiers(f: FileDiff, worth: Callable[[str], bool], literals: bool = Tru
                 if "#" not in line[:s]:
                     yield Identifier(ident, where, why)
             elif why:
+                if why == "field" and not _CLASS_BODY.match(line):
+                    why = "annotated"  # deeper than a class body: a local variable or a parameter
                 if blocks.place(m.start(group), s, e).kind == "code":
                     yield Identifier(ident, where, why)
             elif _SELECT_CUE.search(line):  # a comparison, choices, registry or default on the line
