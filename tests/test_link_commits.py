@@ -243,13 +243,17 @@ DESCRIBED = CommitLinker([
     Method("opsm", "OPSM", ("OPSM", "opsm"),
            change_detail="masks negative-advantage sequences whose divergence exceeds a threshold"),
     Method("gspo", "GSPO", ("GSPO",), change_detail="importance ratio and clipping at the sequence level"),
-    Method("bco", "BCO", ("BCO", "BCOTrainer"), change_detail="trains the implicit reward as a binary classifier"),
+    Method("bco", "BCO", ("BCO", "BCOTrainer"), change_detail="trains the reward as a classifier"),
 ])  # fmt: skip
 
 
 def learned(message: str, *files: FileDiff) -> dict[str, tuple[str, str]]:
     """Method -> (identifier, rule) of what a change teaches."""
-    return {lk.key: (lk.identifier, lk.rule) for lk in DESCRIBED.link(message, list(files)).links if lk.rel == "SPELLS"}
+    return {
+        lk.key: (lk.identifier, lk.rule)
+        for lk in DESCRIBED.link(message, list(files)).links
+        if lk.rel == "SPELLS"
+    }
 
 
 def test_learned_alias_from_an_option_that_describes_the_named_method():
@@ -258,7 +262,9 @@ def test_learned_alias_from_an_option_that_describes_the_named_method():
     found = learned("feat: OPSM (#12)", config)
     assert found["opsm"][0] == "off_policy_mask_threshold"
     assert "shares mask, thresh" in found["opsm"][1]
-    implements = {lk.key: lk for lk in DESCRIBED.link("feat: OPSM (#12)", [config]).links if lk.rel == IMPLEMENTS}
+    implements = {
+        lk.key: lk for lk in DESCRIBED.link("feat: OPSM (#12)", [config]).links if lk.rel == IMPLEMENTS
+    }
     assert implements["opsm"].location == "fw/config.py:11"
     # An option that shares no describing word, or a compared value (data, not an option), teaches nothing.
     assert learned("feat: OPSM (#12)", added("fw/config.py", "    max_new_tokens: int")) == {}
@@ -300,11 +306,17 @@ def cited_links(*files: FileDiff) -> dict[str, object]:
 
 def test_an_option_documented_as_a_method_implements_it():
     """The help text or docstring of a new option, or the comment above it, naming the method."""
-    field_doc = added("fw/config.py", "    mask_truncated: bool = False", '    """Overlong filtering, as in DAPO."""')
+    field_doc = added(
+        "fw/config.py", "    mask_truncated: bool = False", '    """Overlong filtering, as in DAPO."""'
+    )
     found = cited_links(field_doc)["dapo"]
     assert (found.rel, found.identifier, found.location) == (IMPLEMENTS, "mask_truncated", "fw/config.py:10")
     assert found.rule.startswith("option-doc; the field 'mask_truncated' is documented as 'DAPO'")
-    flag = added("fw/cli.py", "    # DAPO's dynamic sampling", '    parser.add_argument("--filter_groups", action="store_true")')
+    flag = added(
+        "fw/cli.py",
+        "    # DAPO's dynamic sampling",
+        '    parser.add_argument("--filter_groups", action="store_true")',
+    )
     assert cited_links(flag)["dapo"].rel == IMPLEMENTS
     # Prose with no new option beside it stays a mention; nor is a function's annotated local an option.
     far = added("fw/loss.py", "def loss(x):", '    """Unlike DAPO, no token mean."""', "    return x")
@@ -321,7 +333,7 @@ def test_an_option_citing_a_paper_implements_its_method_unless_the_paper_is_a_re
         "",
         "    Args:",
         "        token_entropy_threshold (`float`):",
-        "            From [Beyond the 80/20 Rule](https://arxiv.org/abs/2506.01939): masks low-entropy tokens.",
+        "            From [Beyond the 80/20 Rule](https://arxiv.org/abs/2506.01939): masks tokens.",
         '    """',
         *(["    other: int = 1"] * 8),
         "    token_entropy_threshold: float = 0.0",
@@ -331,7 +343,9 @@ def test_an_option_citing_a_paper_implements_its_method_unless_the_paper_is_a_re
     by_title = added("fw/config.py", "    entropy_cut: float = 0.0", "    # beyond the 80/20 rule, section 3")
     assert cited_links(by_title)["hem"].rel == IMPLEMENTS
     # A model's report brings many techniques: citing it for an option pins none of them.
-    report = added("fw/config.py", "    bias_correction: bool = False", "    # https://arxiv.org/abs/2512.02556")
+    report = added(
+        "fw/config.py", "    bias_correction: bool = False", "    # https://arxiv.org/abs/2512.02556"
+    )
     assert "opsm" not in cited_links(report)
 
 

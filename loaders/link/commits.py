@@ -386,15 +386,17 @@ _DOC_BEFORE, _DOC_AFTER = 2, 4
 _OPTION_KINDS = frozenset({"field", "config-key", "flag"})
 _DOCUMENTED_OPTION = Link(IMPLEMENTS, "Method", "", "diff", "", "", "option-doc", 0.7)  # its strength
 _OPTION_WORD = re.compile(r"-{0,2}[A-Za-z_][\w-]*")
-_DESCRIBING_KINDS = frozenset({"class", "field", "config-key", "flag", "choices", "option-default", "registry-key"})
+_DESCRIBING_KINDS = frozenset(
+    {"class", "field", "config-key", "flag", "choices", "option-default", "registry-key"}
+)
 
 
 # A subject saying the change is upkeep: a fix, docs, tests, a refactor, a chore, CI, a bump,
 # after any `[tag]`, emoji or conventional-commit scope.
 _UPKEEP = re.compile(
     r"^\W*(?:\[[^\]]*\]\W*)*(?:(?:fix|docs?|tests?|refactor|chore|ci|style|build|perf|revert)\b(?:\([^)]*\))?!?:"
-    r"|(?:fix(?:es|ed|ing)?|hotfix|bugfix|typo|docs?|document|tests?|refactor|cleanup|clean up|bump|revert|remove|"
-    r"deprecate|update (?:docs?|readme|tests?))\b)",
+    r"|(?:fix(?:es|ed|ing)?|hotfix|bugfix|typo|docs?|document|tests?|refactor|cleanup|clean up|bump|revert"
+    r"|remove|deprecate|update (?:docs?|readme|tests?))\b)",
     re.IGNORECASE,
 )
 
@@ -672,21 +674,24 @@ class CommitLinker:
                 best[slug] = Link(IMPLEMENTS, "Method", slug, rule=rule, **evidence)
         return spelled
 
-    def _spelling(self, slug: str, candidates: list[Identifier], in_subject: dict) -> tuple | None:
-        """The identifier that spells `slug` among a change's candidates, and why; None if none."""
+    def _spelling(self, slug: str, candidates: list[Identifier], describing: dict) -> tuple | None:
+        """The identifier that spells `slug` among a change's candidates, and why; None if none.
+        `describing`: the methods the subject of a change that adds something names."""
         for c in candidates:
             if _carries(c.identifier, self.words.get(slug, ())):
                 return c, "carries the method's name"
-        if slug not in in_subject:
+        if slug not in describing:
             return None
         shared = {
             other: [(len(common), c, common) for c in candidates if c.why in _DESCRIBING_KINDS
                     and (common := _describes(c.identifier, self.vocabulary.get(other, frozenset())))]
-            for other in in_subject
+            for other in describing
         }  # fmt: skip
         ranked = sorted(shared[slug], key=lambda item: -item[0])
         for count, c, common in ranked:
-            if any(n >= count for other in in_subject if other != slug for n, oc, _ in shared[other] if oc == c):
+            if any(
+                n >= count for other in describing if other != slug for n, oc, _ in shared[other] if oc == c
+            ):
                 continue  # the identifier describes another method the subject names as well
             return c, f"shares {', '.join(sorted(common))} with the method's description"
         return None
@@ -868,11 +873,13 @@ class CommitLinker:
         entries = {}  # documenting link -> the words of the lines that may hold its option's entry
         for link in documenting:
             at = _line_of(link.location)
-            entries[link] = set(_OPTION_WORD.findall(" ".join(lines.get(n, "") for n in range(at - _DOC_AFTER, at + 1))))
+            entries[link] = set(
+                _OPTION_WORD.findall(" ".join(lines.get(n, "") for n in range(at - _DOC_AFTER, at + 1)))
+            )
         # Only words on the lines around the prose can be the option it documents: reading the
         # place of every other literal in the file would cost a tokenizer run each.
-        around = {n for link in documenting for n in range(_line_of(link.location) - _DOC_AFTER,
-                                                             _line_of(link.location) + _DOC_BEFORE + 1)}  # fmt: skip
+        around = {n for at in map(_line_of, (link.location for link in documenting))
+                  for n in range(at - _DOC_AFTER, at + _DOC_BEFORE + 1)}  # fmt: skip
         words = set(_OPTION_WORD.findall(" ".join(lines.get(n, "") for n in around)))
         words.update(*entries.values())
         options = [
@@ -952,9 +959,13 @@ class CommitLinker:
                 continue
             seen.add(line_start)
             for a in find_arxiv_ids(line, bare=False):
-                papers.setdefault(a.arxiv_id, Link(MENTIONS, "Paper", a.arxiv_id, "diff", where, a.text, a.rule, 0.9))
-                out += [Link(MENTIONS, "Method", slug, "diff", where, a.text, "paper-link", 0.5)
-                        for slug in self.slug_of_paper.get(a.arxiv_id, ()) if slug not in self.reported]  # fmt: skip
+                papers.setdefault(
+                    a.arxiv_id, Link(MENTIONS, "Paper", a.arxiv_id, "diff", where, a.text, a.rule, 0.9)
+                )
+                slugs = [slug for slug in self.slug_of_paper.get(a.arxiv_id, ()) if slug not in self.reported]
+                out += [
+                    Link(MENTIONS, "Method", slug, "diff", where, a.text, "paper-link", 0.5) for slug in slugs
+                ]
         return out
 
 
@@ -1037,7 +1048,9 @@ def _is_report(title: str | None) -> bool:
     if not title:
         return False
     head = title.split(":", 1)[0].strip()
-    return "technical report" in title.lower() or (len(head.split()) == 1 and any(ch.isdigit() for ch in head))
+    return "technical report" in title.lower() or (
+        len(head.split()) == 1 and any(ch.isdigit() for ch in head)
+    )
 
 
 def _code_title_cue(title: str | None) -> str | None:
