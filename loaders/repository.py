@@ -92,7 +92,8 @@ def clone_or_fetch(repo: str, cache_dir: Path | None = None, url: str | None = N
     target = clone_path(repo, cache_dir)
     url = url or f"https://github.com/{repo}.git"
     if (target / "HEAD").exists():
-        run_git(target, "fetch", "--prune", "--tags", "origin", BRANCHES)
+        if not up_to_date(target):
+            run_git(target, "fetch", "--prune", "--tags", "origin", BRANCHES)
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(".partial")
@@ -102,6 +103,16 @@ def clone_or_fetch(repo: str, cache_dir: Path | None = None, url: str | None = N
         raise GitError(f"cloning {url} failed: {proc.stderr.strip()[:300]}")
     partial.rename(target)  # only a complete clone gets the final name
     return target
+
+
+def up_to_date(git_dir: Path) -> bool:
+    """Whether the copy's branches and tags are its origin's: asking for the origin's refs is
+    one light request, a fetch with nothing to fetch several times the work (it negotiates, checks
+    and writes), and most updates find most repositories unchanged."""
+    remote = run_git(git_dir, "ls-remote", "origin", "refs/heads/*", "refs/tags/*")
+    local = run_git(git_dir, "for-each-ref", "--format=%(objectname)\t%(refname)", "refs/heads", "refs/tags")
+    theirs = {line for line in remote.splitlines() if line and not line.endswith("^{}")}
+    return theirs == set(local.splitlines()) - {""}
 
 
 def fetch_all(repos: list[str], cache_dir: Path | None = None) -> list[Path | GitError]:
