@@ -9,7 +9,9 @@ real ones (the test suite's fakes). The first update reads everything once (arXi
 every paper the graph has no abstract of, three seconds apart as the API asks); the next ones
 find nothing new, and are what is timed.
 
-Usage: python -m benchmarks.bench_update --mirrors DIR [--rounds 5]
+Usage: python -m benchmarks.bench_update --mirrors DIR [--rounds 5] [--profile]
+
+`--profile` runs one more update with nothing new under cProfile and prints where its time went.
 """
 
 from __future__ import annotations
@@ -76,12 +78,22 @@ def local_sources(mirrors: Path, cache: Path) -> tuple[list[str], list[str]]:
     return slugs, lists
 
 
+def profile(command: list[str], env: dict[str, str], out: Path) -> None:
+    """One more whole command under cProfile; the functions that took longest, with callees."""
+    import pstats
+
+    subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), "-m", "uptake.api.cli", *command],
+                   capture_output=True, env=env, check=True)  # fmt: skip
+    pstats.Stats(str(out)).sort_stats("cumulative").print_stats(40)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--mirrors", type=Path, required=True, help="folder of fetched framework repositories"
     )
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--profile", action="store_true", help="profile one more update with nothing new")
     args = parser.parse_args()
     from fake_arxiv import FakeArxiv
     from fake_github import FakeGitHub, FakeRepo, make_issue
@@ -122,6 +134,8 @@ def main() -> None:
                 infos.append(uptake(["db", "info", "--store", store], env)[0])
             if "nothing new" not in out.split("What is new:")[-1]:
                 raise SystemExit(f"the last update found something new:\n{out}")
+            if args.profile:
+                profile(command, env, tmp_path / "update.prof")
         update, info = statistics.median(updates), statistics.median(infos)
         print(
             f"update with nothing new: median {update:.2f} s of {args.rounds} "

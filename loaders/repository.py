@@ -46,25 +46,29 @@ def git_succeeds(repo: Path | str, *args: str) -> bool:
 
 
 def resolve_repository(path: str | Path) -> Path:
-    """The git directory of a work tree or a bare repository; a clear error if it is neither."""
+    """The git directory of a work tree or a bare repository; a clear error if it is neither, if
+    its HEAD is not a commit, or if it is shallow. One git call: every command resolves each
+    framework's copy, some of them more than once."""
     p = Path(path).expanduser()
     if not p.exists():
         raise GitError(f"repository path {p} does not exist")
     proc = subprocess.run(
-        ["git", "-C", str(p), "rev-parse", "--absolute-git-dir"], capture_output=True, text=True
-    )
-    if proc.returncode != 0:
+        ["git", "-C", str(p), "rev-parse", "--absolute-git-dir", "--is-shallow-repository",
+         "--verify", "-q", "HEAD^{commit}"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    answers = proc.stdout.split("\n")
+    if len(answers) < 2 or not answers[0]:
         raise GitError(f"{p} is not a git repository: {proc.stderr.strip()[:300]}")
-    git_dir = Path(proc.stdout.strip())
-    if not git_succeeds(git_dir, "rev-parse", "--verify", "HEAD^{commit}"):
+    if proc.returncode != 0 or len(answers) < 3 or not answers[2]:
         raise GitError(f"{p}: HEAD does not resolve to a commit (empty or corrupt repository)")
-    if is_shallow(git_dir):
+    if answers[1] == "true":
         raise ShallowCloneError(
             f"{p} is a shallow clone: its older history is cut off, so every first implementation found "
             f"in it would be wrong; fetch the whole history with `git -C {p} fetch --unshallow` "
             "(or pass --unshallow to let Uptake fetch it)"
         )
-    return git_dir
+    return Path(answers[0])
 
 
 def is_shallow(git_dir: Path | str) -> bool:
