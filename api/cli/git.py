@@ -109,16 +109,19 @@ def register(app, load_app, connect, fail) -> None:
         pull requests, fixes and failures its new commits state, contribution rules at the new
         heads, GitHub threads (with GITHUB_TOKEN), curated paper lists and arXiv; then say what
         is new. A source that cannot be reached is skipped with the reason."""
+        from concurrent.futures import ThreadPoolExecutor
+
         from ...graph.store import WriteStats
         from ...sync.rules import sync_rules
         from ..views.whatsnew import added, render_lines, whats_new
 
         catalog = read_catalog_or_fail(fail, store)
         entries = _selected(catalog, framework, fail)
-        with connect(store) as s:
+        with connect(store) as s, ThreadPoolExecutor(max_workers=1) as background:
+            copies = background.submit(_fetched_copies, entries, offline)  # fetching waits on git
             before = whats_new(s)
             reports = []
-            for entry, path in zip(entries, _fetched_copies(entries, offline), strict=True):
+            for entry, path in zip(entries, copies.result(), strict=True):
                 if path is not None:
                     reports.append(_mine(s, entry, path, catalog, workers, fail))
                     head_moved = not reports[-1].mined.up_to_date
