@@ -1,6 +1,6 @@
 """Accuracy on real text: failure reports, thread method naming, screening and method extraction.
 
-    python -m benchmarks.eval_real_text [--show-dev-errors] [--before]
+    python -m benchmarks.eval_real_text [--show-dev-errors] [--before] [--mirrors DIR]
 
 Reads titles from ../shared/data beside the repository (threads_dev.jsonl as labelled there;
 papers.jsonl joined with our labels in tests/data/papers_labelled.jsonl) and reports precision
@@ -11,17 +11,25 @@ names (from the text alone, without the arXiv id) and on the new Method nodes th
 make. `--before` also scores the classifiers as they were at BASELINE_COMMIT (read with `git show`)
 and times both on 20,000 titles in the same run. Errors are listed for the development part only:
 held-out errors are not for designing rules.
+
+With `--mirrors DIR` (fetched framework repositories), methods named in pull-request titles are
+scored too: squash-merge subjects of eight frameworks labelled by hand
+(benchmarks/data/pr_title_methods.jsonl, no title text: the subjects are read from the
+repositories), all held out.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
+import re
 import subprocess
 import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 
 from uptake.benchmarks import real_text as rt
@@ -104,6 +112,30 @@ def thread_methods_report(matcher: MethodMatcher, show_errors: bool) -> None:
                     r["title"],
                 )
         print(_line(f"methods named in threads, {part}", pairs))
+
+
+PR_TITLE_LABELS = rt.REPO / "benchmarks" / "data" / "pr_title_methods.jsonl"
+_PR_SUFFIX = re.compile(r"\s*\(#\d+\)\s*$")
+
+
+def pr_title_methods_report(matcher: MethodMatcher, mirrors: Path) -> None:
+    """Methods named in pull-request titles read from the repositories' squash-merge subjects;
+    scored per sampling stratum (subjects with a catalog spelling in them, and the rest)."""
+    from .eval_implementations import find_mirror, git
+
+    rows = [json.loads(line) for line in PR_TITLE_LABELS.open() if line.strip()]
+    by_stratum: dict[str, list] = defaultdict(list)
+    for r in rows:
+        subject = git(find_mirror(mirrors, r["repo"]), "log", "-1", "--format=%s", r["sha"]).strip()
+        thread = Thread(r["repo"], r["pr"], True, _PR_SUFFIX.sub("", subject), "", "merged")
+        found, truth = set(named_methods(thread, matcher)), set(r["methods"])
+        pairs = [(True, slug in truth) for slug in found] + [(False, True) for slug in truth - found]
+        by_stratum[r["stratum"]] += pairs
+        by_stratum["all"] += pairs
+    print(_line("methods in PR titles, all", by_stratum["all"]))
+    print(_line("  sampled with a catalog spelling", by_stratum["named"]))
+    # The other stratum names no method (by its labels): anything found there is a false alarm.
+    print(f"  sampled without one: {len(by_stratum['other'])} methods found (all false)")
 
 
 def screening_report(module: ModuleType, show_errors: bool) -> None:
@@ -203,6 +235,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--show-dev-errors", action="store_true")
+    parser.add_argument("--mirrors", type=Path, help="fetched repositories: also score pull-request titles")
     parser.add_argument(
         "--before", action="store_true", help=f"also score {BASELINE_COMMIT[:7]} and time both"
     )
@@ -222,6 +255,9 @@ def main() -> None:
     extraction_report(ProposalFinder(read_catalog().methods.values()), args.show_dev_errors)
     print("== methods named in thread titles (catalog matcher)")
     thread_methods_report(matcher, args.show_dev_errors)
+    if args.mirrors:
+        print("== methods named in pull-request titles (squash-merge subjects; all held out)")
+        pr_title_methods_report(matcher, args.mirrors)
     if args.before:
         throughput(versions, matcher)
 
