@@ -82,7 +82,9 @@ def profile(command: list[str], env: dict[str, str], out: Path) -> None:
     """One more whole command under cProfile; the functions that took longest, with callees."""
     import pstats
 
-    subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), "-m", "uptake.api.cli", *command],
+    script = out.with_suffix(".py")
+    script.write_text("from uptake.api.cli import main\n\nmain()\n")
+    subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), str(script), *command],
                    capture_output=True, env=env, check=True)  # fmt: skip
     pstats.Stats(str(out)).sort_stats("cumulative").print_stats(40)
 
@@ -134,14 +136,14 @@ def main() -> None:
                 infos.append(uptake(["db", "info", "--store", store], env)[0])
             if "nothing new" not in out.split("What is new:")[-1]:
                 raise SystemExit(f"the last update found something new:\n{out}")
+            update, info = statistics.median(updates), statistics.median(infos)
+            print(
+                f"update with nothing new: median {update:.2f} s of {args.rounds} "
+                f"(min {min(updates):.2f}, max {max(updates):.2f}); "
+                f"uptake db info: median {info:.2f} s; ratio {update / info:.2f}x"
+            )
             if args.profile:
                 profile(command, env, tmp_path / "update.prof")
-        update, info = statistics.median(updates), statistics.median(infos)
-        print(
-            f"update with nothing new: median {update:.2f} s of {args.rounds} "
-            f"(min {min(updates):.2f}, max {max(updates):.2f}); "
-            f"uptake db info: median {info:.2f} s; ratio {update / info:.2f}x"
-        )
 
 
 if __name__ == "__main__":

@@ -121,8 +121,8 @@ def _write_unwritten(
     result.fetched = client.report
     raw = client.cache.read()
     numbers = set(client.cache.state.get("unwritten", [])) | _behind(store, framework, raw)
-    records = _linked(framework, repo, methods, raw, numbers, git_dir)
-    result.add(store.write_all(records))
+    if numbers:  # else the store holds every cached thread as it is: nothing to link or write
+        result.add(store.write_all(_linked(framework, repo, methods, raw, numbers, git_dir)))
     result.threads = len(numbers)
     client.cache.save_state(unwritten=[])
 
