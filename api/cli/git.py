@@ -119,6 +119,7 @@ def register(app, load_app, connect, fail) -> None:
         entries = _selected(catalog, framework, fail)
         with connect(store) as s, ThreadPoolExecutor(max_workers=1) as background:
             copies = background.submit(_fetched_copies, entries, offline)  # fetching waits on git
+            background.submit(_import_later_steps, offline)  # while the store is read and mined
             before = whats_new(s)
             reports = []
             for entry, path in zip(entries, copies.result(), strict=True):
@@ -141,6 +142,15 @@ def register(app, load_app, connect, fail) -> None:
             wrote = any(r.written != WriteStats() for r in reports)  # else the graph is as it was
             for line in render_lines(added(before, whats_new(s)) if wrote else []):
                 typer.echo(line)
+
+    def _import_later_steps(offline: bool) -> None:
+        """The GitHub client library and the paper steps' modules take a third of a second to
+        import; imported on the background thread, that time overlaps the mining."""
+        import importlib
+
+        if not offline:
+            for module in ("github", "uptake.sync.github", "uptake.sync.update"):
+                importlib.import_module(module)
 
     def _fetched_copies(entries, offline: bool) -> list[Path | None]:
         """Each framework's copy in the cache, all fetched at once unless `offline`; a copy that
