@@ -44,10 +44,27 @@ def sync_paper_list(store: Store, repo_path: Path, entry: PaperList) -> SyncRepo
         before = stored.get(paper.arxiv_id) or {}
         paper.sources = list(dict.fromkeys([*(before.get("sources") or []), *paper.sources]))
         paper.tags = list(dict.fromkeys([*(before.get("source_tags") or []), *paper.tags]))
-    keep = {i for i, row in stored.items() if row["has_abstract"]}
-    rows = list(enumerate(paper_rows(merged, ()), 1))
-    records = list(paper_records(rows, catalog_analyzer(), keep_screening=keep, origin=entry.repo))
+    changed = [p for p in merged if not _holds(stored.get(p.arxiv_id), p)]
     report = SyncReport(f"papers of {entry.repo}")
+    titled = sum(1 for p in merged if p.title)
+    report.notes.append(f"{len(merged)} papers, {titled} with a title, {len(changed)} new or changed")
+    if not changed:  # a list fetched again unchanged: nothing to screen or write
+        return report
+    keep = {i for i, row in stored.items() if row["has_abstract"]}
+    rows = list(enumerate(paper_rows(changed, ()), 1))
+    records = list(paper_records(rows, catalog_analyzer(), keep_screening=keep, origin=entry.repo))
     report.add(store.write_all(records))
-    report.notes.append(f"{len(merged)} papers, {sum(1 for p in merged if p.title)} with a title")
     return report
+
+
+def _holds(row: dict | None, paper) -> bool:
+    """Whether the store already holds what the list says of a paper: its sources and headings,
+    and its title (a paper read from arXiv keeps arXiv's)."""
+    if row is None:
+        return False
+    title_held = row["has_abstract"] or not paper.title or row.get("title") == paper.title
+    return (
+        title_held
+        and list(row.get("sources") or []) == paper.sources
+        and list(row.get("source_tags") or []) == list(paper.tags)
+    )

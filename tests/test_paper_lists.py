@@ -11,7 +11,7 @@ from git_history import Repo
 from typer.testing import CliRunner
 from uptake.api.cli import app
 from uptake.graph.records import Edge, Node
-from uptake.graph.store import open_store
+from uptake.graph.store import WriteStats, open_store
 from uptake.loaders.paper_lists import (
     ListRepository,
     PaperList,
@@ -24,7 +24,7 @@ from uptake.loaders.paper_lists import (
 )
 from uptake.loaders.paper_release import PaperReleaseError, paper_rows, read_papers, write_papers
 from uptake.queries.run import run_query
-from uptake.sync.papers_lists import sync_paper_release
+from uptake.sync.papers_lists import sync_paper_list, sync_paper_release
 
 DAPO_ROW = (
     "| 2025-03 | `DAPO` | DAPO: An Open-Source LLM Reinforcement Learning System at Scale | "
@@ -192,3 +192,23 @@ def test_cli_loads_a_fetched_list_and_keeps_other_sources(list_repo, tmp_path):
         app, ["load", "lists", "--repo", str(tmp_path / "nope"), "--store", str(store)]
     )
     assert missing.exit_code != 0 and "no such repository" in missing.output
+
+
+def test_a_list_loaded_again_unchanged_writes_nothing_and_a_changed_paper_is_written(list_repo, tmp_path):
+    tree, bare = list_repo
+    entry = PaperList("acme/list", ("README.md", "*.bib", "data/*.json"))
+    with open_store(str(tmp_path / "g.lbug")) as s:
+        s.init()
+        first = sync_paper_list(s, bare, entry)
+        assert first.written.nodes_created >= 6 and "6 new or changed" in first.notes[0]
+        again = sync_paper_list(s, bare, entry)
+        assert again.written == WriteStats() and "0 new or changed" in again.notes[0]
+        # A new heading above one paper: that paper alone is written again, with both headings kept.
+        Repo(tree).commit("Move Kimi", {"data/papers.json": PAPERS_JSON.replace('"Models"', '"Reports"')})
+        Repo(tree).git(
+            "push", "-q", str(bare), "HEAD:refs/heads/" + Repo(tree).git("branch", "--show-current").strip()
+        )
+        moved = sync_paper_list(s, bare, entry)
+        assert "1 new or changed" in moved.notes[0]
+        tags = s.read("MATCH (p:Paper {arxiv_id: '2501.12599'}) RETURN p.source_tags AS tags")[0]["tags"]
+        assert tags == ["Models", "Reports"]
