@@ -708,12 +708,14 @@ def mine_framework(
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
     vendored: Iterable[str] = (),
+    head: str | None = None,
 ) -> FrameworkMining:
     """New commits of one framework since `state`, as records; nothing is written here. The
     framework's new mined state comes last, so a caller writing in order and stopped by a
-    failure mines the same commits again next time."""
-    git_dir = resolve_repository(repo_path)
-    head = run_git(git_dir, "rev-parse", "HEAD").strip()
+    failure mines the same commits again next time. A caller that has resolved the repository
+    and read its HEAD passes `head` (and the git directory as `repo_path`)."""
+    git_dir = Path(repo_path) if head else resolve_repository(repo_path)
+    head = head or run_git(git_dir, "rev-parse", "HEAD").strip()
     tags = list_tags(git_dir)
     digest = tags_digest(tags)
     result = MineResult(framework, head)

@@ -25,13 +25,13 @@ class GitSync(SyncReport):
     mined: MineResult | None = None
 
 
-def mined_state(store: Store, framework: str, git_dir: Path) -> MinedState:
-    """What `store` holds of the framework's history (`git_dir` resolved): its head and tags, the
-    commits stored as incomplete, and the stored commits only when HEAD was rewritten since, as
-    only then does the miner need them."""
+def mined_state(store: Store, framework: str, git_dir: Path, current: str) -> MinedState:
+    """What `store` holds of the framework's history (`git_dir` resolved, its HEAD at `current`):
+    its head and tags, the commits stored as incomplete, and the stored commits only when HEAD was
+    rewritten since, as only then does the miner need them."""
     rows = read_state(store, "framework-mined-state", {"slug": framework})
     head, tags = (rows[0]["head"], rows[0]["tags"]) if rows else (None, None)
-    moved = head is not None and head != run_git(git_dir, "rev-parse", "HEAD").strip()
+    moved = head is not None and head != current
     if moved and not has_commit(git_dir, head):
         # Mined from another copy (the data release's, or a newer one): this copy is read whole,
         # and nothing stored is taken for dropped by a force-push.
@@ -60,9 +60,10 @@ def sync_git(
     failures their messages state (`repo`, OWNER/NAME, lets `owner/name#12` count as an issue of
     this framework); safe to interrupt and re-run."""
     git_dir = resolve_repository(repo_path)
-    state = mined_state(store, framework, git_dir)
+    head = run_git(git_dir, "rev-parse", "HEAD").strip()
+    state = mined_state(store, framework, git_dir, head)
     mining = mine_framework(
-        framework, git_dir, methods, state, workers=workers, progress=progress, vendored=vendored
+        framework, git_dir, methods, state, workers=workers, progress=progress, vendored=vendored, head=head
     )
     report = GitSync(f"git history of {framework}")
     report.mined = mining.result
