@@ -719,8 +719,11 @@ class CommitLinker:
                 signal = "message names it"
             elif slug in plain:
                 signal = "unambiguous alias"
-            elif any(m.slug == slug and m.rule.startswith("alias-") for m in self.matcher.find(link.context)):
-                signal = "named beside it"  # `== "tis":  # truncated importance sampling`
+            elif any(
+                m.slug == slug and m.rule.startswith("alias-") and m.text.lower() != link.identifier.lower()
+                for m in self.matcher.find(link.context)
+            ):
+                signal = "named beside it"  # `== "tis":  # truncated importance sampling`, not itself
             else:
                 best[slug] = dataclasses.replace(
                     link, rel=MENTIONS, confidence=0.4,
