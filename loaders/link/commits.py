@@ -655,7 +655,7 @@ class CommitLinker:
         candidates = [
             c
             for f, (category, _) in scanned
-            if category == "code" and (_names_any(f.text, words) or _names_any(f.text, stems))
+            if category == "code" and _names_any(f.text, (*words, *stems))
             for c in _identifiers(f, worth)
         ]
         spelled: list[Link] = []
@@ -874,17 +874,16 @@ class CommitLinker:
         Prose elsewhere in the file stays a mention."""
         lines = _added_lines(f.text)
         entries = {}  # documenting link -> the words of the lines that may hold its option's entry
+        around: set[int] = set()  # the lines around every documenting prose, entries included
         for link in documenting:
             at = _line_of(link.location)
             entries[link] = set(
                 _OPTION_WORD.findall(" ".join(lines.get(n, "") for n in range(at - _DOC_AFTER, at + 1)))
             )
+            around.update(range(at - _DOC_AFTER, at + _DOC_BEFORE + 1))
         # Only words on the lines around the prose can be the option it documents: reading the
         # place of every other literal in the file would cost a tokenizer run each.
-        around = {n for at in map(_line_of, (link.location for link in documenting))
-                  for n in range(at - _DOC_AFTER, at + _DOC_BEFORE + 1)}  # fmt: skip
         words = set(_OPTION_WORD.findall(" ".join(lines.get(n, "") for n in around)))
-        words.update(*entries.values())
         options = [
             (_line_of(c.location), c)
             for c in _identifiers(f, lambda ident: ident in words and self._new(ident), literals=False)
