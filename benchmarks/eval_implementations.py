@@ -19,6 +19,10 @@ Label sets:
   labelled after the linker's rules were written, whose errors no rule was ever designed on.
 * `all`: the three.
 
+Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
+is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
+with its evidence and why; printed when applied). `--as-given` scores the labels without them.
+
 Scores, per framework and overall:
 * a labelled positive is correct when the found commit is the verified first commit or one of its
   verified alternatives (partial landings, re-lands); a wrong commit counts as a false pair and a
@@ -64,6 +68,7 @@ SHARED = REPO.parent / "shared" / "data"
 NEW_DATA = REPO / "benchmarks" / "data"
 CACHE = REPO / ".cache" / "eval-implementations"
 FRAMEWORK_SLUGS = {"nemo_rl": "nemo-rl"}
+CORRECTIONS = NEW_DATA / "label_corrections.jsonl"
 LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "new": ("new_implementations.jsonl", "new_negatives.jsonl"),
                "unseen": ("unseen_implementations.jsonl", "unseen_negatives.jsonl")}  # fmt: skip
@@ -322,13 +327,32 @@ def score_framework(fw: str, first: dict, positives: list, negatives: list, know
     return s, lines
 
 
-def read_labels(data: Path, which: str) -> tuple[list, list] | None:
+def read_labels(data: Path, which: str, corrected: bool = True) -> tuple[list, list] | None:
     folder = data if which == "dev" else NEW_DATA
     pos_name, neg_name = LABEL_FILES[which]
     if not (folder / pos_name).exists():
         return None
     read = lambda name: [json.loads(line) for line in (folder / name).open() if line.strip()]  # noqa: E731
-    return read(pos_name), read(neg_name) if (folder / neg_name).exists() else []
+    positives = read(pos_name)
+    if corrected:
+        positives = [corrected_row(row, which) for row in positives]
+    return positives, read(neg_name) if (folder / neg_name).exists() else []
+
+
+def corrected_row(row: dict, which: str) -> dict:
+    """A label with the earlier landings our own reading of the diffs found added as verified
+    alternatives (label_corrections.jsonl: each with the diff's evidence and why)."""
+    for fix in _corrections():
+        if (fix["set"], fix["framework"], fix["method"]) == (which, row["framework"], row["method"]):
+            print(f"(label corrected: {which} {row['framework']} {row['method']}: {fix['why']})", file=sys.stderr)
+            row = {**row, "alternative_commits": [*row.get("alternative_commits", []), *fix["alternative_commits"]]}
+    return row
+
+
+def _corrections() -> list[dict]:
+    if not CORRECTIONS.exists():
+        return []
+    return [json.loads(line) for line in CORRECTIONS.open() if line.strip()]
 
 
 def evaluate(title: str, frameworks: dict, methods_for, args, known: set) -> None:
@@ -370,13 +394,14 @@ def main(argv: list[str] | None = None) -> int:
                     "with the aliases that exist only because of it dropped")  # fmt: skip
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--show-all", action="store_true", help="print every pair, not only the wrong ones")
+    ap.add_argument("--as-given", action="store_true", help="score the labels without label_corrections.jsonl")
     args = ap.parse_args(argv)
     methods = catalog_methods()
     known = {m.slug for m in methods}
     sets = ("dev", "new", "unseen") if args.label_set == "all" else (args.label_set,)
-    dev = read_labels(args.data, "dev")
+    dev = read_labels(args.data, "dev", not args.as_given)
     for which in sets:
-        labels = read_labels(args.data, which)
+        labels = dev if which == "dev" else read_labels(args.data, which, not args.as_given)
         if labels is None:
             print(f"skipped: no {which} label set")
             continue
