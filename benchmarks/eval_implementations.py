@@ -17,7 +17,9 @@ Label sets:
   was not tuned against, verified with git alone (see benchmarks/data/README.md).
 * `unseen`: benchmarks/data/unseen_implementations.jsonl and unseen_negatives.jsonl, frameworks
   labelled after the linker's rules were written, whose errors no rule was ever designed on.
-* `all`: the three.
+* `fresh`: benchmarks/data/fresh_implementations.jsonl and fresh_negatives.jsonl, frameworks
+  labelled after the last rule of the linker was written and scored before any rule changed.
+* `all`: the four.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -71,7 +73,8 @@ FRAMEWORK_SLUGS = {"nemo_rl": "nemo-rl"}
 CORRECTIONS = NEW_DATA / "label_corrections.jsonl"
 LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "new": ("new_implementations.jsonl", "new_negatives.jsonl"),
-               "unseen": ("unseen_implementations.jsonl", "unseen_negatives.jsonl")}  # fmt: skip
+               "unseen": ("unseen_implementations.jsonl", "unseen_negatives.jsonl"),
+               "fresh": ("fresh_implementations.jsonl", "fresh_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -344,8 +347,10 @@ def corrected_row(row: dict, which: str) -> dict:
     alternatives (label_corrections.jsonl: each with the diff's evidence and why)."""
     for fix in _corrections():
         if (fix["set"], fix["framework"], fix["method"]) == (which, row["framework"], row["method"]):
-            print(f"(label corrected: {which} {row['framework']} {row['method']}: {fix['why']})", file=sys.stderr)
-            row = {**row, "alternative_commits": [*row.get("alternative_commits", []), *fix["alternative_commits"]]}
+            print(f"(label corrected: {which} {row['framework']} {row['method']}: {fix['why']})",
+                  file=sys.stderr)  # fmt: skip
+            alternatives = [*row.get("alternative_commits", []), *fix["alternative_commits"]]
+            row = {**row, "alternative_commits": alternatives}
     return row
 
 
@@ -389,16 +394,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mirrors", type=Path, required=True)
     ap.add_argument("--data", type=Path, default=SHARED, help="folder of the development set")
-    ap.add_argument("--set", choices=("dev", "new", "unseen", "all"), default="dev", dest="label_set")
+    ap.add_argument("--set", choices=(*LABEL_FILES, "all"), default="dev", dest="label_set")
     ap.add_argument("--leave-one-out", action="store_true", help="also score each development framework "
                     "with the aliases that exist only because of it dropped")  # fmt: skip
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--show-all", action="store_true", help="print every pair, not only the wrong ones")
-    ap.add_argument("--as-given", action="store_true", help="score the labels without label_corrections.jsonl")
+    ap.add_argument("--as-given", action="store_true", help="score without label_corrections.jsonl")
     args = ap.parse_args(argv)
     methods = catalog_methods()
     known = {m.slug for m in methods}
-    sets = ("dev", "new", "unseen") if args.label_set == "all" else (args.label_set,)
+    sets = tuple(LABEL_FILES) if args.label_set == "all" else (args.label_set,)
     dev = read_labels(args.data, "dev", not args.as_given)
     for which in sets:
         labels = dev if which == "dev" else read_labels(args.data, which, not args.as_given)

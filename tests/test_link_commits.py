@@ -399,3 +399,77 @@ def test_a_flag_in_a_call_spanning_lines_after_an_unmatched_closer():
     )
     link = links("Options", diff)[("Method", "dr-grpo")]
     assert (link.rel, link.rule, link.location) == (IMPLEMENTS, "option-flag", "fw/args.py:12")
+
+
+def test_the_documentation_a_change_adds_is_a_second_signal():
+    """`opd` registered in code is ambiguous; the page the change adds names the method in words."""
+    gkd = Method("gkd", "GKD", ("GKD", "opd", "on-policy distillation"), ("opd",))
+    linker = CommitLinker([*METHODS, gkd])
+    code = added("fw/adv.py", '@register_advantage("opd")', "def compute(x):", "    return x")
+    page = added("docs/algorithms/opd.rst", "OPD (On-Policy Distillation) trains the student on its samples.")
+    found = {lk.key: lk for lk in linker.link("feat: add OPD training (#9)", [code, page]).links}
+    assert found["gkd"].rel == IMPLEMENTS and found["gkd"].rule.endswith(
+        "the change's documentation names it"
+    )
+    # The page naming it only by the ambiguous word, or code alone, is no second signal.
+    vague = added("docs/algorithms/opd.rst", "OPD trains the student on its samples.")
+    for files in ([code], [code, vague]):
+        alone = {lk.key: lk for lk in linker.link("feat: add training (#9)", files).links}
+        assert alone["gkd"].rel == MENTIONS and "without a second signal" in alone["gkd"].rule
+
+
+def test_an_option_documented_by_the_methods_name_in_words_implements_it():
+    tis = Method("tis", "Truncated Importance Sampling (TIS)", ("TIS", "tis"), ("TIS", "tis"))
+    linker = CommitLinker([*METHODS, tis])
+    field = added(
+        "fw/algorithms/ppo.py",
+        "    tis_c: Optional[float] = field(",
+        "        default=2.0,",
+        '        metadata={"help": "Truncated importance sampling for rollout mismatch."},',
+        "    )",
+    )
+    found = {lk.key: lk for lk in linker.link("fix: precision mismatch (#62)", [field]).links}["tis"]
+    assert (found.rel, found.identifier) == (IMPLEMENTS, "tis_c")
+    assert "documented as 'truncated importance sampling'" in found.rule
+
+
+def test_a_signature_line_is_a_parameter_not_an_option():
+    """Black puts one parameter per line at a class body's depth; a trailing comma gives it away."""
+    dr = Method("dr-grpo", "Dr. GRPO", ("Dr. GRPO",), ())
+    linker = CommitLinker([dr])
+
+    def implements(field: str) -> bool:
+        diff = added("fw/loss.py", "class Config:", field, '    """Loss normalisation as in Dr. GRPO."""')
+        return any(lk.rel == IMPLEMENTS for lk in linker.link("Add (#9)", [diff]).links)
+
+    assert implements("    warmup: Optional[bool] = False")
+    assert not implements("    warmup: Optional[bool] = False,")
+
+
+def test_a_reached_definition_named_after_a_method_implements_it():
+    """`compute_decoupled_ppo_actor_loss` names Decoupled PPO; it implements once something reaches it."""
+    decoupled = Method("decoupled-ppo", "Decoupled PPO", ("use_decoupled_loss",), ())
+    linker = CommitLinker([*METHODS, decoupled])
+    loss = added("fw/losses.py", "def compute_decoupled_ppo_actor_loss(logprobs):", "    return logprobs")
+    dispatch = added(
+        "fw/actor.py",
+        '    elif loss_type == "decoupled":',
+        "        loss = compute_decoupled_ppo_actor_loss(lp)",
+    )
+    registered = added(
+        "fw/losses.py",
+        '@register_policy_loss("decoupled")',
+        "def compute_decoupled_ppo_loss(x):",
+        "    return x",
+    )
+
+    def found(*files):
+        return {lk.key: lk for lk in linker.link("feat: async training (#654)", list(files)).links}
+
+    for files in ([loss, dispatch], [registered]):
+        link = found(*files)["decoupled-ppo"]
+        assert (link.rel, link.rule) == (IMPLEMENTS, "named-definition")
+    assert "decoupled-ppo" not in found(loss)  # a helper nothing calls yet
+    # One word of a name in a function's name says too little: `compute_dapo_like_loss` is not DAPO's.
+    other = added("fw/losses.py", "def compute_grpo_style_loss(x):", "    return x")
+    assert "grpo" not in found(other, added("fw/actor.py", "    y = compute_grpo_style_loss(x)"))

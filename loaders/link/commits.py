@@ -14,12 +14,18 @@ IMPLEMENTS (the commit makes the method usable):
   learned-alias   the message names the method and a new option carries its name or, named in
                   the subject, describes it (`off_policy_mask_threshold`): a SPELLS link too
   option-doc      a new option whose help, docstring or argument entry names or cites the method
+                  (by an alias, its arXiv link, its paper's title or its name in words)
+  named-definition a function or class whose name carries the method's name of several words
+                  (`compute_decoupled_ppo_actor_loss`), registered or reached in the same change
 
 MENTIONS (the commit talks about it): documents, comments, citations, tests alone,
 examples alone, the commit message alone, and everything a revert adds.
 
 Guards: vendored third-party paths are ignored; reverts never implement; catalog-flagged
-ambiguous aliases and plain words count only in option contexts, never as bare words.
+ambiguous aliases and plain words count only in option contexts, never as bare words, and then
+need a second signal in the same change (the arXiv id or paper title, the message naming the
+method, an unambiguous alias in package code, the method named beside it or in the
+documentation the change adds).
 """
 
 from __future__ import annotations
@@ -325,6 +331,7 @@ _DULL = {"true", "false", "none", "null", "default", "mean", "sum", "max", "min"
 
 
 _CLASS_BODY = re.compile(r"(?: {1,4}|\t)\S")  # one level in: a class's fields, not a function's locals
+_PARAMETER = re.compile(r",\s*(?:#.*)?$")  # `critic_warmup: bool = False,`: a signature's line, not a field
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,8 +376,8 @@ def _identifiers(f: FileDiff, worth: Callable[[str], bool], literals: bool = Tru
                 if "#" not in line[:s]:
                     yield Identifier(ident, where, why)
             elif why:
-                if why == "field" and not _CLASS_BODY.match(line):
-                    why = "annotated"  # deeper than a class body: a local variable or a parameter
+                if why == "field" and (not _CLASS_BODY.match(line) or _PARAMETER.search(line)):
+                    why = "annotated"  # deeper than a class body, or in a signature: a local or a parameter
                 if blocks.place(m.start(group), s, e).kind == "code":
                     yield Identifier(ident, where, why)
             elif _SELECT_CUE.search(line):  # a comparison, choices, registry or default on the line
@@ -562,8 +569,22 @@ class CommitLinker:
             cue = _code_title_cue(getattr(m, "paper_title", None))
             if cue and cue.isascii() and m.slug not in self.reported:
                 self.slugs_of_title.setdefault(cue, []).append(m.slug)
-        self.citing = LiteralScanner([*_PAPER_HINT_WORDS, *self.slugs_of_title])
+        # How prose in code names a method in words ("Truncated importance sampling for ..."): the
+        # spellings of several words, which code alias tokens never are.
+        self.slugs_of_phrase: dict[str, list[str]] = {}
+        for m in methods:
+            for name in _phrases(m):
+                self.slugs_of_phrase.setdefault(name, []).append(m.slug)
+        self.citing = LiteralScanner([*_PAPER_HINT_WORDS, *self.slugs_of_title, *self.slugs_of_phrase])
         self.words = {m.slug: _name_words(m) for m in methods}
+        # Names of several words as identifier parts (`decoupled_ppo`): a definition carrying one
+        # is named after the method; one word (`grpo`) says too little in a function's name.
+        self.compound: dict[str, list[str]] = {}
+        for slug, words in self.words.items():
+            for word in words:
+                if "_" in word:
+                    self.compound.setdefault(word, []).append(slug)
+        self._compound_parts = _parts_pattern(tuple(sorted(self.compound))) if self.compound else None
         self.vocabulary = _vocabularies(methods)
         self.known_tokens = {a.token.replace("-", "_") for a in self.index.aliases} | {
             a.token for a in self.index.aliases
@@ -598,7 +619,7 @@ class CommitLinker:
             papers.setdefault(a.arxiv_id, Link(MENTIONS, "Paper", a.arxiv_id, "commit-message",
                                                "message", a.text, a.rule, 0.9))  # fmt: skip
         spelled = self._learn_spellings(message, named, scanned, best)
-        self._second_signals(message, best, named, plain, papers)
+        self._second_signals(message, best, named, plain, papers, scanned)
         if out.reverts is not None:
             best = {
                 s: Link(MENTIONS, "Method", s, lk.source_kind, lk.location, lk.identifier, "revert", 0.5)
@@ -702,11 +723,15 @@ class CommitLinker:
         token = identifier.lower().strip("-")
         return token not in self.known_tokens and token not in _DULL
 
-    def _second_signals(self, message: str, best: dict, named: dict, plain: set, papers: dict) -> None:
+    def _second_signals(
+        self, message: str, best: dict, named: dict, plain: set, papers: dict, scanned: list
+    ) -> None:
         """An IMPLEMENTS from an ambiguous or shared alias stands only with an independent signal
         in the same change: the method's arXiv id or paper title, the message naming the method,
-        or an unambiguous alias of it in package code. Otherwise it is a MENTIONS saying why."""
+        an unambiguous alias of it in package code or in the documentation the change adds.
+        Otherwise it is a MENTIONS saying why."""
         lowered = message.lower()
+        documented = None  # methods the added documentation names, read only when needed
         for slug, link in list(best.items()):
             if link.rel != IMPLEMENTS or not link.needs_signal:
                 continue
@@ -724,6 +749,8 @@ class CommitLinker:
                 for m in self.matcher.find(link.context)
             ):
                 signal = "named beside it"  # `== "tis":  # truncated importance sampling`, not itself
+            elif slug in (documented := self._documented(scanned) if documented is None else documented):
+                signal = "the change's documentation names it"  # "OPD (On-Policy Distillation)"
             else:
                 best[slug] = dataclasses.replace(
                     link, rel=MENTIONS, confidence=0.4,
@@ -731,6 +758,14 @@ class CommitLinker:
                 )  # fmt: skip
                 continue
             best[slug] = dataclasses.replace(link, rule=f"{link.rule}; {link.needs_signal}, {signal}")
+
+    def _documented(self, scanned: list) -> set[str]:
+        """Methods that the documentation a change adds names by an unambiguous spelling."""
+        added = "\n".join(
+            line[1:] for f, (category, _) in scanned if category == "doc"
+            for line in f.text.splitlines() if line.startswith("+")
+        )  # fmt: skip
+        return {m.slug for m in self.matcher.find(added) if m.rule.startswith("alias-")}
 
     def _hits(self, files: list[FileDiff]) -> tuple[list[list[CodeHit]], dict[int, list[tuple[int, str]]]]:
         """Alias hits per file (offsets into its hunk text), and where files may cite a paper, by
@@ -788,6 +823,9 @@ class CommitLinker:
                 _keep(best, mark(link))
         if category == "code" and _PYTHON.search(f.path) and "import" in f.text:
             for link in self._wiring(f):
+                _keep(best, mark(link))
+        if category == "code" and _PYTHON.search(f.path) and self._compound_parts is not None:
+            for link in self._named_definitions(f, scanned):
                 _keep(best, mark(link))
         text = f.text
         python = category == "code" and _PYTHON.search(f.path) is not None
@@ -866,6 +904,22 @@ class CommitLinker:
         if documenting:
             for link in self._documented_options(f, documenting):
                 _keep(best, link)
+
+    def _named_definitions(self, f: FileDiff, scanned: list) -> Iterator[Link]:
+        """A function or class the change adds whose name carries a method's name of several words
+        (`compute_decoupled_ppo_actor_loss`) implements it when the change also reaches it: a
+        decorator registers it, or another added line calls, imports or dispatches to it. A
+        definition nothing reaches is a helper no user runs yet."""
+        for m in _DEFINITION.finditer(f.text):
+            name = m.group(2)
+            found = self._compound_parts.search(_flat(name))
+            if found is None:
+                continue
+            if not (_REGISTERED.search(m.group(1) or "") or _called_elsewhere(name, scanned)):
+                continue
+            where = f"{f.path}:{_line_number(f.text, m.start(2))}"
+            for slug in self.compound[found.group(0).strip("_")]:
+                yield Link(IMPLEMENTS, "Method", slug, "diff", where, name, "named-definition", 0.8)
 
     def _documented_options(self, f: FileDiff, documenting: list[Link]) -> Iterator[Link]:
         """A new option whose own documentation names or cites a method implements it: its help
@@ -957,6 +1011,10 @@ class CommitLinker:
                 out += [Link(MENTIONS, "Method", slug, "diff", where, word, "paper-title", 0.5)
                         for slug in self.slugs_of_title[word]]  # fmt: skip
                 continue
+            if word in self.slugs_of_phrase:
+                out += [Link(MENTIONS, "Method", slug, "diff", where, word, "name-in-prose", 0.5)
+                        for slug in self.slugs_of_phrase[word]]  # fmt: skip
+                continue
             if line_start in seen:
                 continue
             seen.add(line_start)
@@ -973,6 +1031,19 @@ class CommitLinker:
 
 _PAPER_HINT_WORDS = ("arxiv", "huggingface.co/papers", "alphaxiv")
 _PAPER_HINTS = LiteralScanner(_PAPER_HINT_WORDS)
+
+
+# An added definition, with the added decorator line just above it if there is one.
+_DEFINITION = re.compile(
+    r"^(?:\+\s*(@[^\n]*)\n)?\+[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w{5,80})", re.M
+)
+_REGISTERED = re.compile(r"regist", re.I)
+
+
+def _called_elsewhere(name: str, scanned: list) -> bool:
+    """Whether an added line of the change other than the definition uses `name`."""
+    pattern = re.compile(rf"^\+(?![ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+{name}\b).*\b{name}\b", re.M)
+    return any(name in f.text and pattern.search(f.text) for f, _ in scanned)
 
 
 def _reached(f: FileDiff, scanned: list) -> bool:
@@ -1053,6 +1124,20 @@ def _is_report(title: str | None) -> bool:
     return "technical report" in title.lower() or (
         len(head.split()) == 1 and any(ch.isdigit() for ch in head)
     )
+
+
+def _phrases(method) -> list[str]:
+    """A method's unambiguous names of several words as the catalog writes them, lower-cased
+    ("truncated importance sampling", "on-policy distillation"): prose, never a code token. The
+    spaced forms of its identifiers ("sync ref model") are left out: as prose they are common."""
+    ambiguous = ambiguous_names(method)
+    written = {method.name, *method.aliases}
+    return sorted({
+        n.lower()
+        for n in method_names(method)
+        if " " in n.strip() and n.isascii() and n.lower() not in ambiguous and len(n) >= 8
+        and (n in written or n in method.name)  # the name without its "(acronym)" too
+    })  # fmt: skip
 
 
 def _code_title_cue(title: str | None) -> str | None:
