@@ -577,14 +577,17 @@ class CommitLinker:
                 self.slugs_of_phrase.setdefault(name, []).append(m.slug)
         self.citing = LiteralScanner([*_PAPER_HINT_WORDS, *self.slugs_of_title, *self.slugs_of_phrase])
         self.words = {m.slug: _name_words(m) for m in methods}
-        # Names of several words as identifier parts (`decoupled_ppo`): a definition carrying one
-        # is named after the method; one word (`grpo`) says too little in a function's name.
+        # Names in words as identifier parts (`decoupled_ppo`): a definition carrying one is named
+        # after the method; one word (`grpo`) says too little in a function's name, and the
+        # catalog's identifiers are found as tokens already.
         self.compound: dict[str, list[str]] = {}
-        for slug, words in self.words.items():
-            for word in words:
-                if "_" in word:
-                    self.compound.setdefault(word, []).append(slug)
+        for phrase, slugs in self.slugs_of_phrase.items():
+            word = re.sub(r"[^a-z0-9]+", "_", phrase.replace("++", "_plus_plus")).strip("_")
+            if re.fullmatch(r"[a-z0-9]+(?:_[a-z0-9]+){1,4}", word):
+                self.compound.setdefault(word, []).extend(slugs)
         self._compound_parts = _parts_pattern(tuple(sorted(self.compound))) if self.compound else None
+        # Which files could hold such a name at all (`decoupled_ppo`, `DecoupledPPO`): one fast pass.
+        self._compound_scan = LiteralScanner({v for w in self.compound for v in (w, w.replace("_", ""))})
         self.vocabulary = _vocabularies(methods)
         self.known_tokens = {a.token.replace("-", "_") for a in self.index.aliases} | {
             a.token for a in self.index.aliases
@@ -824,7 +827,12 @@ class CommitLinker:
         if category == "code" and _PYTHON.search(f.path) and "import" in f.text:
             for link in self._wiring(f):
                 _keep(best, mark(link))
-        if category == "code" and _PYTHON.search(f.path) and self._compound_parts is not None:
+        if (
+            category == "code"
+            and _PYTHON.search(f.path)
+            and self._compound_parts is not None
+            and next(self._compound_scan.find(f.text), None) is not None
+        ):
             for link in self._named_definitions(f, scanned):
                 _keep(best, mark(link))
         text = f.text
