@@ -431,6 +431,11 @@ def test_an_option_documented_by_the_methods_name_in_words_implements_it():
     found = {lk.key: lk for lk in linker.link("fix: precision mismatch (#62)", [field]).links}["tis"]
     assert (found.rel, found.identifier) == (IMPLEMENTS, "tis_c")
     assert "documented as 'truncated importance sampling'" in found.rule
+    # "Robust DPO" in a help text is as often a description of a DPO variant as the method's name.
+    robust = Method("robust-dpo", "Robust DPO", ("loss_type=robust",), ())
+    linker = CommitLinker([*METHODS, Method("dpo", "DPO", ("DPO",), ()), robust])
+    smoothing = added("fw/config.py", "    label_smoothing: float = 0.0", '    """The robust DPO smoothing."""')
+    assert "robust-dpo" not in {lk.key for lk in linker.link("Add (#9)", [smoothing]).links}
 
 
 def test_a_signature_line_is_a_parameter_not_an_option():

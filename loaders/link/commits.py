@@ -571,11 +571,15 @@ class CommitLinker:
                 self.slugs_of_title.setdefault(cue, []).append(m.slug)
         # How prose in code names a method in words ("Truncated importance sampling for ..."): the
         # spellings of several words, which code alias tokens never are.
+        # A word before another method's name ("robust DPO", "online DPO") is how prose describes
+        # a variant of that method as often as it names this one: such phrases name nothing here.
         self.slugs_of_phrase: dict[str, list[str]] = {}
+        bases = {m.name.lower() for m in methods}
         for m in methods:
             for name in _phrases(m):
                 self.slugs_of_phrase.setdefault(name, []).append(m.slug)
-        self.citing = LiteralScanner([*_PAPER_HINT_WORDS, *self.slugs_of_title, *self.slugs_of_phrase])
+        prose = [p for p in self.slugs_of_phrase if not _qualified_base(p, bases)]
+        self.citing = LiteralScanner([*_PAPER_HINT_WORDS, *self.slugs_of_title, *prose])
         self.words = {m.slug: _name_words(m) for m in methods}
         # Names in words as identifier parts (`decoupled_ppo`): a definition carrying one is named
         # after the method; one word (`grpo`) says too little in a function's name, and the
@@ -1146,6 +1150,12 @@ def _phrases(method) -> list[str]:
         if " " in n.strip() and n.isascii() and n.lower() not in ambiguous and len(n) >= 8
         and (n in written or n in method.name)  # the name without its "(acronym)" too
     })  # fmt: skip
+
+
+def _qualified_base(phrase: str, bases: set[str]) -> bool:
+    """Whether a name of two words is a word before another method's name (`robust dpo`)."""
+    words = phrase.split()
+    return len(words) == 2 and words[1] in bases
 
 
 def _code_title_cue(title: str | None) -> str | None:
