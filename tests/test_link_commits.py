@@ -434,7 +434,7 @@ def test_an_option_documented_by_the_methods_name_in_words_implements_it():
     # "Robust DPO" in a help text is as often a description of a DPO variant as the method's name.
     robust = Method("robust-dpo", "Robust DPO", ("loss_type=robust",), ())
     linker = CommitLinker([*METHODS, Method("dpo", "DPO", ("DPO",), ()), robust])
-    smoothing = added("fw/config.py", "    label_smoothing: float = 0.0", '    """The robust DPO smoothing."""')
+    smoothing = added("fw/config.py", "    smoothing: float = 0.0", '    """The robust DPO smoothing."""')
     assert "robust-dpo" not in {lk.key for lk in linker.link("Add (#9)", [smoothing]).links}
 
 
