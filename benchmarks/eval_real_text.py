@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import inspect
 import json
 import re
 import subprocess
@@ -64,7 +65,7 @@ def baseline_module(name: str) -> ModuleType:
 
 def _line(label: str, pairs: list[tuple[bool, bool]]) -> str:
     precision, recall, tp, fp, fn = rt.precision_recall(pairs)
-    return f"  {label:<34} P={precision:.3f} R={recall:.3f}  (tp {tp}, fp {fp}, fn {fn}, n {len(pairs)})"
+    return f"  {label:<40} P={precision:.3f} R={recall:.3f}  (tp {tp}, fp {fp}, fn {fn}, n {len(pairs)})"
 
 
 def _by_part(rows: list[dict], key: Callable[[dict], str]) -> dict[str, list[dict]]:
@@ -138,22 +139,33 @@ def pr_title_methods_report(matcher: MethodMatcher, mirrors: Path) -> None:
     print(f"  sampled without one: {len(by_stratum['other'])} methods found (all false)")
 
 
+def _screening_parts() -> dict[str, list[dict]]:
+    parts = _by_part(rt.labelled_papers(), lambda r: r["arxiv_id"])
+    return {**parts, **({"fresh": rt.fresh_papers()} if rt.FRESH_PAPER_LABELS.exists() else {})}
+
+
 def screening_report(module: ModuleType, show_errors: bool) -> None:
-    rows = rt.labelled_papers()
-    decisions = {r["arxiv_id"]: module.screen_paper(r["title"]) for r in rows}
-    for part, part_rows in _by_part(rows, lambda r: r["arxiv_id"]).items():
-        rl = [(decisions[r["arxiv_id"]].is_rl_llm, r["is_rl_llm"]) for r in part_rows]
-        general = [(decisions[r["arxiv_id"]].is_general_method, r["is_general_method"]) for r in part_rows]
-        print(_line(f"screening RL-for-LM, {part}", rl))
-        print(_line(f"screening general method, {part}", general))
-    if show_errors:
-        for r in _by_part(rows, lambda r: r["arxiv_id"])["dev"]:
-            s = decisions[r["arxiv_id"]]
-            if (s.is_rl_llm, s.is_general_method) != (r["is_rl_llm"], r["is_general_method"]):
-                print(
-                    f"    rl {int(s.is_rl_llm)}/{int(r['is_rl_llm'])} general "
-                    f"{int(s.is_general_method)}/{int(r['is_general_method'])} {r['arxiv_id']} {r['title']}"
-                )
+    """Title-only screening, and title + list headings where the module reads headings."""
+    reads_headings = "headings" in inspect.signature(module.screen_paper).parameters
+    inputs = {"title only": lambda r: module.screen_paper(r["title"])}
+    if reads_headings:
+        inputs["title+headings"] = lambda r: module.screen_paper(r["title"], headings=r["headings"])
+    parts = _screening_parts()
+    for name, screen in inputs.items():
+        for part, part_rows in parts.items():
+            decisions = [(screen(r), r) for r in part_rows]
+            rl = [(s.is_rl_llm, r["is_rl_llm"]) for s, r in decisions]
+            general = [(s.is_general_method, r["is_general_method"]) for s, r in decisions]
+            print(_line(f"{name}, RL-for-LM, {part}", rl))
+            print(_line(f"{name}, general method, {part}", general))
+            if show_errors and part == "dev":
+                for s, r in decisions:
+                    if (s.is_rl_llm, s.is_general_method) != (r["is_rl_llm"], r["is_general_method"]):
+                        print(
+                            f"    rl {int(s.is_rl_llm)}/{int(r['is_rl_llm'])} general "
+                            f"{int(s.is_general_method)}/{int(r['is_general_method'])} {r['arxiv_id']} "
+                            f"{r['title']} | {'; '.join(r['headings'])}"
+                        )
 
 
 def extraction_report(finder: ProposalFinder, show_errors: bool) -> None:

@@ -19,6 +19,8 @@ PAPER_LABELS = REPO / "tests" / "data" / "papers_labelled.jsonl"
 # Abstracts we wrote ourselves for a sample of the labelled papers (what each paper does, as its title
 # implies, in our words): the titles' data carry no abstracts.
 COMPOSED_ABSTRACTS = REPO / "tests" / "data" / "composed_abstracts.jsonl"
+# Labelled after the rules above were written, and scored before any rule changed for them.
+FRESH_PAPER_LABELS = REPO / "benchmarks" / "data" / "fresh_papers.jsonl"
 SPLIT_FILE = REPO / "tests" / "data" / "real_text_split.json"
 HELD_OUT_BUCKET = 0  # sha256(id) mod 5 == 0 is held out
 
@@ -45,10 +47,22 @@ def threads() -> list[dict]:
     return read_jsonl(SHARED / "threads_dev.jsonl")
 
 
-def labelled_papers() -> list[dict]:
-    """Our labels joined with the titles from the shared folder."""
-    titles = {p["arxiv_id"]: p["title"] for p in read_jsonl(SHARED / "papers.jsonl")}
-    return [{**row, "title": titles[row["arxiv_id"]]} for row in read_jsonl(PAPER_LABELS)]
+def labelled_papers(path: Path = PAPER_LABELS) -> list[dict]:
+    """Our labels joined with the titles and list headings (`source_tags`) from the shared folder."""
+    papers = {p["arxiv_id"]: p for p in read_jsonl(SHARED / "papers.jsonl")}
+    return [
+        {
+            **row,
+            "title": papers[row["arxiv_id"]]["title"],
+            "headings": tuple(papers[row["arxiv_id"]].get("source_tags") or ()),
+        }
+        for row in read_jsonl(path)
+    ]
+
+
+def fresh_papers() -> list[dict]:
+    """A second, later sample of labelled papers, all held out (benchmarks/data/README.md)."""
+    return labelled_papers(FRESH_PAPER_LABELS)
 
 
 def _method_keys(name: str, long_name: str | None = None) -> set[str]:

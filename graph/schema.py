@@ -138,7 +138,10 @@ NODE_TYPES: dict[str, NodeType] = {
                 Prop("is_general_method", "BOOL"),
                 Prop("screening_confidence", "DOUBLE"),
                 Prop("screening_reasons"),
-                Prop("screened_on", doc="title+abstract, or title where no abstract is known"),
+                Prop(
+                    "screened_on",
+                    doc="what screening read, joined by +: title, abstract, headings (a list's sections)",
+                ),
                 Prop("max_policy_params_b", "DOUBLE"),
                 Prop("loss_changes", "STRING[]", doc="coefficient, clip, mask, weight"),
                 Prop("changes_existing_loss", "BOOL"),

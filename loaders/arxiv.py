@@ -70,6 +70,7 @@ class PaperRecord:
     updated_date: dt.date | None = None
     comment: str | None = None
     origin: str = ""
+    headings: tuple[str, ...] = ()  # sections of curated lists the paper is filed under
 
 
 # -- text helpers ------------------------------------------------------------
@@ -513,7 +514,7 @@ class PaperAnalyzer:
         self._organizations = OrganizationMatcher(organizations)
 
     def __call__(self, paper: PaperRecord) -> PaperAnalysis:
-        screening = screen_paper(paper.title, paper.abstract)
+        screening = screen_paper(paper.title, paper.abstract, paper.headings)
         features = extract_features(paper.title, paper.abstract, paper.comment)
         orgs = self._organizations.find(paper.affiliations)
         analysis = PaperAnalysis(

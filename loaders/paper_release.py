@@ -148,8 +148,9 @@ def paper_records(
     keep_screening: set[str] = frozenset(),
     origin: str = "papers.jsonl.gz",
 ) -> Iterator[Record]:
-    """Paper nodes with title, month and sources; a titled paper is screened on its title alone
-    (`screened_on: title`), except those in `keep_screening` (screened on an abstract already)."""
+    """Paper nodes with title, month and sources; a titled paper is screened on its title and the
+    headings it is filed under (`screened_on: title+headings`, or `title` without headings), except
+    those in `keep_screening` (screened on an abstract already)."""
     for number, row in rows:
         props: dict[str, Any] = {
             "year_month": row.get("year_month"),
@@ -160,7 +161,8 @@ def paper_records(
         where = f"{origin}:{number}"
         title = row.get("title")
         if title and analyze is not None and row["arxiv_id"] not in keep_screening:
-            analysis = analyze(PaperRecord(row["arxiv_id"], title, origin=where))
+            headings = tuple(row.get("source_tags") or ())
+            analysis = analyze(PaperRecord(row["arxiv_id"], title, origin=where, headings=headings))
             props |= analysis.props | {"title": title} | ABSTRACT_ONLY_FEATURES
             yield Node("Paper", row["arxiv_id"], props, where)
             yield from analysis.records

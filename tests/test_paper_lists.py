@@ -140,7 +140,7 @@ def test_release_file_is_deterministic_and_checked(tmp_path):
         list(read_papers(tmp_path / "bad.jsonl.gz"))
 
 
-def test_release_papers_load_screened_on_titles_with_month_latency(tmp_path, store):
+def test_release_papers_load_screened_on_titles_and_headings_with_month_latency(tmp_path, store):
     listed = [
         p
         for p in markdown_papers(README, "README.md", "acme/list")
@@ -164,7 +164,7 @@ def test_release_papers_load_screened_on_titles_with_month_latency(tmp_path, sto
     assert dapo == [
         {
             "t": "DAPO: An Open-Source LLM Reinforcement Learning System at Scale",
-            "s": "title",
+            "s": "title+headings",  # the list files it under a heading: that is read too
             "rl": True,
             "ym": "2025-03",
             "src": ["acme/list"],

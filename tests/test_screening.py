@@ -146,3 +146,43 @@ def test_a_title_model_when_shipped_decides_title_only_input_and_says_why():
     assert decided.is_rl_llm and not decided.is_general_method and decided.kind == "other-rl-llm"
     assert reasons["input"] == "title" and reasons["model"]["rl_llm"] > 0.6
     assert reasons["model"]["thresholds"] == {"rl_llm": 0.6, "general": 0.6}
+
+
+def test_list_headings_supply_the_learning_signal_a_title_leaves_out():
+    title = "Token-Level Advantages for Long Reasoning in Language Models"
+    alone = screen_paper(title)
+    filed = screen_paper(title, headings=["Reward Design", "Credit Assignment"])
+    assert not alone.is_rl_llm and alone.input == "title"
+    assert filed.is_rl_llm and filed.input == "title+headings"
+    reasons = json.loads(filed.reasons())
+    assert ["heading-rl-object-words", "headings", ["reward design", "credit assignment"], 1.5] in reasons[
+        "rules"
+    ]
+    assert reasons["thresholds"]["general"] == screening.TITLE_ONLY_GENERAL_THRESHOLD
+
+
+def test_a_list_theme_word_alone_does_not_make_a_paper_rl():
+    # Lists put their theme in every section's name; "RL" there is the list's topic, not the paper's.
+    theme_only = screen_paper("Memory Sharing for Language Model Agents", headings=["Memory RL", "RL Infra"])
+    assert not theme_only.is_rl_llm
+    with_title_cue = screen_paper("Self-Improving Language Model Agents", headings=["Memory RL"])
+    assert with_title_cue.is_rl_llm
+
+
+def test_a_method_section_proposes_but_a_baselines_section_does_not():
+    title = "Fewer Low-Probability Tokens in RL for LLMs"
+    assert not screen_paper(title).is_general_method
+    assert screen_paper(title, headings=["Policy Optimization"]).is_general_method
+    assert not screen_paper(title, headings=["Proximal Policy Optimization (PPO)"]).is_general_method
+
+
+def test_a_survey_section_names_the_kind_and_an_abstract_still_decides_with_its_threshold():
+    surveyed = screen_paper("Reinforcement Learning for Large Language Models", headings=["Surveys"])
+    assert surveyed.is_rl_llm and not surveyed.is_general_method and surveyed.kind == "survey"
+    both = screen_paper(
+        "Asymmetric Ratio Clipping for Group Policy Optimization",
+        "We propose a new clipping rule for the PPO objective in reinforcement learning of LLMs.",
+        headings=["Policy Optimization"],
+    )
+    assert both.input == "title+abstract+headings" and both.had_abstract
+    assert json.loads(both.reasons())["thresholds"]["general"] == GENERAL_THRESHOLD

@@ -45,8 +45,9 @@ def test_offline_sources_are_all_in_the_shipped_graph(shipped):
     assert titled > papers // 2
     undated = "MATCH (p:Paper) WHERE p.year_month IS NULL OR p.month_day IS NULL RETURN count(p) AS n"
     assert count(shipped, undated) == 0
-    screened = "MATCH (p:Paper) WHERE p.screened_on = 'title' RETURN count(p) AS n"
-    assert count(shipped, screened) > 0
+    for read in ("title", "title+headings"):
+        screened = f"MATCH (p:Paper) WHERE p.screened_on = '{read}' RETURN count(p) AS n"
+        assert count(shipped, screened) > 0, read
 
 
 def test_failure_to_fixing_commit_to_release_for_at_least_five_frameworks(shipped):

@@ -140,9 +140,15 @@ def _group(papers: list[dict]) -> dict[str, Any]:
         "releases_code": _trait(
             papers,
             lambda p: bool(p["code_url"]),
-            lambda p: bool(p["code_url"]) or p.get("screened_on") != "title",
+            lambda p: bool(p["code_url"]) or not _screened_without_abstract(p),
         ),
     }
+
+
+def _screened_without_abstract(paper: dict) -> bool:
+    """Screened on its title (and list headings) alone: `screened_on` lists what was read."""
+    read = paper.get("screened_on")
+    return bool(read) and "abstract" not in read.split("+")
 
 
 def _included(paper: dict) -> bool:
@@ -285,7 +291,7 @@ def _population(counts: dict[str, Any], papers: list[dict]) -> dict[str, Any]:
     return {
         **{name: int(value or 0) for name, value in counts.items()},  # sums may come back as decimals
         "window_general_methods_dated_by_month": sum(1 for p in papers if p.get("date_precision") == "month"),
-        "window_general_methods_screened_on_title": sum(1 for p in papers if p.get("screened_on") == "title"),
+        "window_general_methods_screened_on_title": sum(1 for p in papers if _screened_without_abstract(p)),
     }
 
 

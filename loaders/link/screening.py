@@ -32,6 +32,14 @@ method cue in the title then stands for the missing "we propose", and the
 general-method threshold is `TITLE_ONLY_GENERAL_THRESHOLD`. The reasons say
 `"input": "title"` and the confidence is scaled by `TITLE_ONLY_CONFIDENCE_SCALE`.
 
+**List headings** (`HEADING_RULES`): a paper from a curated list comes with the
+sections it is filed under ("Reward Design", "Policy Optimization", "Surveys").
+They weigh `HEADING_WEIGHT`, like an abstract's words, and speak for the
+learning signal, the learner and the kind of paper; the bare word "RL", which
+lists put in every section's name, counts half. A section of method objects
+stands for the missing proposal of a title (never a baseline's section, such as
+"Proximal Policy Optimization"). The reasons say `"input": "title+headings"`.
+
 Every rule carries the literal stems its words start with; a rule runs only on
 text containing one of them (the hits are the same, checked by a test).
 """
@@ -41,6 +49,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .title_cues import LM_ONLY_FAMILIES, title_name_kind
@@ -55,6 +64,8 @@ TITLE_ONLY_GENERAL_THRESHOLD = 1.0
 # A decision from a title alone is less sure than one from an abstract: its confidence tops out at 0.9.
 TITLE_ONLY_CONFIDENCE_SCALE = 0.8
 TITLE_WEIGHT = 1.5
+# A list heading covers a whole section of papers: it weighs no more than an abstract's word.
+HEADING_WEIGHT = 1.0
 # Negative kinds are discounted when the paper clearly proposes a method object:
 # "we analyse X and propose a new clipping rule" is still a method paper.
 NEGATIVE_DISCOUNT_WITH_METHOD = 0.5
@@ -182,11 +193,17 @@ def _stems(words: tuple[str, ...]) -> tuple[str, ...] | None:
 
 
 def _rule(
-    name: str, side: str, weight: float, *words: str, case: bool = False, title_only: bool = False
+    name: str,
+    side: str,
+    weight: float,
+    *words: str,
+    case: bool = False,
+    title_only: bool = False,
+    fields: tuple[str, ...] | None = None,
 ) -> Rule:
     flags = 0 if case else re.IGNORECASE
     pattern = re.compile(r"(?<![\w-])(?:" + "|".join(words) + r")(?![\w])", flags)
-    fields = ("title",) if title_only else ("title", "abstract")
+    fields = fields or (("title",) if title_only else ("title", "abstract"))
     return Rule(name, side, pattern, weight, fields, _stems(words))
 
 
@@ -596,6 +613,71 @@ TITLE_RULES: tuple[Rule, ...] = (
     _rule("dataset-title", "dataset", 1.0, r"datasets?", r"\d+[KM] data", r"\w+ synthesis", title_only=True),
 )
 
+
+def _heading_rule(name: str, side: str, weight: float, *words: str, case: bool = False) -> Rule:
+    return _rule(name, side, weight, *words, case=case, fields=("headings",))
+
+
+# The headings a curated list files a paper under are its editors' reading of the paper. They speak
+# for the learning signal, the learner and the kind of paper; they never propose a method, so a
+# title-only general-method claim still needs a proposal in the title.
+HEADING_RULES: tuple[Rule, ...] = (
+    # What RL trains with or optimises (a reward, a policy, preferences) says more than the bare word
+    # "RL", which many lists put in every section's name ("RL Applications", "Memory RL").
+    _heading_rule("heading-rl-objects", "rl", 1.0, r"(?:PPO|GRPO|DPO|PRMs?|RLHF|RLAIF|RLVR)\w*", case=True),
+    _heading_rule(
+        "heading-rl-object-words",
+        "rl",
+        1.0,
+        r"reward (?:design|model\w*|shaping|learning)",
+        r"rewards?",
+        r"polic(?:y|ies)",
+        r"preference (?:optimi[sz]ation|learning)",
+        r"on-policy distillation",
+        r"credit assignment",
+        r"critic[\w-]*",
+        r"self-(?:play|rewarding)",
+    ),
+    _heading_rule("heading-rl-theme", "rl", 0.5, r"RL", r"[\w-]*[a-z]RL", r"reinforc\w*", case=True),
+    _heading_rule(
+        "heading-lm",
+        "lm",
+        1.0,
+        r"L[LR]Ms?",
+        r"MLLMs?",
+        r"VLMs?",
+        r"LVLMs?",
+        r"(?:large )?(?:vision-)?language models?",
+        r"reasoning",
+        r"agents?",
+        r"agentic",
+        case=False,
+    ),
+    # Sections of training-method objects: the editors read the paper as proposing one.
+    _heading_rule(
+        "heading-method",
+        "positive",
+        1.0,
+        # Not a baseline's name ("Proximal Policy Optimization"): its section holds papers that use it.
+        r"(?<!proximal )(?<!relative )(?<!direct )policy optimi[sz]ation",
+        r"(?:critic-(?:free|based) |policy-gradient )?algorithms?",
+        r"(?:off|on)-policy optimi[sz]ation",
+        r"sampling(?: strateg(?:y|ies))?",
+        r"credit assignment",
+        r"advantage estimation",
+        r"(?:pairwise|pointwise|listwise) (?:contrasts|methods)",
+        r"objectives?",
+    ),
+    # Sections of surveys, benchmarks and datasets: papers about RL for language models that propose no
+    # method (the lists file them as such; whether they train anything, the title says).
+    _heading_rule("heading-survey", "survey", 1.0, r"surveys?", r"tutorials?"),
+    _heading_rule("heading-benchmark", "benchmark", 1.0, r"benchmark\w*", r"evaluations?"),
+    _heading_rule("heading-dataset", "dataset", 1.0, r"datasets?", r"data collection"),
+    _heading_rule("heading-system", "system", 1.0, r"infra\w*", r"frameworks?", r"training resources?"),
+    _heading_rule("heading-application", "application", 0.5, r"applications?"),
+    _heading_rule("heading-analysis", "analysis", 1.0, r"analys[ie]s", r"challenges", r"understanding"),
+)
+
 RULES: tuple[Rule, ...] = (
     # --- reinforcement learning / preference optimisation ---
     _rule(
@@ -969,6 +1051,7 @@ RULES: tuple[Rule, ...] = (
         title_only=True,
     ),
     *TITLE_RULES,
+    *HEADING_RULES,
 )
 
 
@@ -976,7 +1059,7 @@ RULES: tuple[Rule, ...] = (
 class RuleHit:
     rule: str
     side: str
-    field: str  # title or abstract
+    field: str  # title, abstract or headings
     words: tuple[str, ...]
     score: float
 
@@ -991,8 +1074,12 @@ class Screening:
     lm_score: float
     method_score: float  # positives minus (discounted) negatives
     hits: tuple[RuleHit, ...]
-    input: str = "title+abstract"  # or "title": what the decision was made from
+    input: str = "title+abstract"  # what the decision was made from: title, abstract, headings joined by +
     model: dict | None = None  # title only: the title model's probabilities and strongest features
+
+    @property
+    def had_abstract(self) -> bool:
+        return "abstract" in self.input.split("+")
 
     def reasons(self) -> str:
         """The decision and every rule that fired, as compact JSON for the Paper node."""
@@ -1005,7 +1092,7 @@ class Screening:
                 "input": self.input,
                 "thresholds": {
                     "rl_llm": RL_LLM_THRESHOLD,
-                    "general": TITLE_ONLY_GENERAL_THRESHOLD if self.input == "title" else GENERAL_THRESHOLD,
+                    "general": GENERAL_THRESHOLD if self.had_abstract else TITLE_ONLY_GENERAL_THRESHOLD,
                 },
                 "rules": [[h.rule, h.field, list(h.words), round(h.score, 2)] for h in self.hits],
                 **({"model": self.model} if self.model else {}),
@@ -1014,11 +1101,15 @@ class Screening:
         )
 
 
-def _hits(title: str, abstract: str) -> list[RuleHit]:
+def _hits(title: str, abstract: str, headings: str = "") -> list[RuleHit]:
     hits = []
     fields = [
         (name, text, text.lower(), factor)
-        for name, text, factor in (("title", title, TITLE_WEIGHT), ("abstract", abstract, 1.0))
+        for name, text, factor in (
+            ("title", title, TITLE_WEIGHT),
+            ("abstract", abstract, 1.0),
+            ("headings", headings, HEADING_WEIGHT),
+        )
         if text
     ]
     for rule in RULES:
@@ -1071,11 +1162,12 @@ def _confidence(margin: float, scale: float = 1.0) -> float:
     return round(0.5 + 0.5 * scale * math.tanh(abs(margin) / 2.0), 3)
 
 
-def screen_paper(title: str, abstract: str = "") -> Screening:
+def screen_paper(title: str, abstract: str = "", headings: Sequence[str] = ()) -> Screening:
     """Decide (a) RL training of language models and (b) a general RL training method, with reasons.
 
+    `headings` are the sections of curated lists the paper is filed under (HEADING_RULES).
     With a title only, the shipped title model (title_model.py) decides over the rules' cues."""
-    decision = screen_by_rules(title, abstract)
+    decision = screen_by_rules(title, abstract, headings)
     model = load_title_model() if decision.input == "title" else None
     return decision if model is None else _with_title_model(decision, title or "", model)
 
@@ -1088,11 +1180,12 @@ def _method_hits(hits: list[RuleHit], title_only: bool) -> list[RuleHit]:
     return hits
 
 
-def screen_by_rules(title: str, abstract: str = "") -> Screening:
+def screen_by_rules(title: str, abstract: str = "", headings: Sequence[str] = ()) -> Screening:
     """The rule table's decision alone: what the title model learns from, and what decides with an
     abstract."""
     title_only = not (abstract or "").strip()
-    hits = _hits(title or "", abstract or "")
+    heading_text = " ; ".join(h.strip() for h in headings if h and h.strip())
+    hits = _hits(title or "", abstract or "", heading_text)
     named = _name_hit(title or "")
     # The same name can already count as a "-PO" name; it counts once.
     if named and not any(h.rule == named.rule and named.words[0].lower() in h.words for h in hits):
@@ -1105,7 +1198,7 @@ def screen_by_rules(title: str, abstract: str = "") -> Screening:
     proposing_rules = ("proposes", "title-name", "method-title") if title_only else ("proposes", "title-name")
     proposes = any(
         h.rule in proposing_rules or (title_only and h.rule.startswith("method-")) for h in weighed
-    )
+    ) or (title_only and any(h.rule == "heading-method" for h in weighed))
     method_objects = {
         h.rule for h in weighed if h.rule.startswith("method-") and h.rule != "method-algorithm"
     }
@@ -1146,7 +1239,9 @@ def screen_by_rules(title: str, abstract: str = "") -> Screening:
         lm_score=lm,
         method_score=method_score,
         hits=tuple(hits),
-        input="title" if title_only else "title+abstract",
+        input="+".join(
+            ("title", *(() if title_only else ("abstract",)), *(("headings",) if heading_text else ()))
+        ),
     )
 
 
