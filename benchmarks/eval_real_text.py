@@ -141,7 +141,11 @@ def pr_title_methods_report(matcher: MethodMatcher, mirrors: Path) -> None:
 
 def _screening_parts() -> dict[str, list[dict]]:
     parts = _by_part(rt.labelled_papers(), lambda r: r["arxiv_id"])
-    return {**parts, **({"fresh": rt.fresh_papers()} if rt.FRESH_PAPER_LABELS.exists() else {})}
+    if rt.FRESH_PAPER_LABELS.exists():
+        fresh = rt.fresh_papers()
+        # "sure": the labeller knew the paper, rather than judging its title.
+        parts |= {"fresh": fresh, "fresh, sure": [r for r in fresh if r["sure"]]}
+    return parts
 
 
 def screening_report(module: ModuleType, show_errors: bool) -> None:
@@ -174,9 +178,8 @@ def extraction_report(finder: ProposalFinder, show_errors: bool) -> None:
     composed one, from title + abstract; (b) of the new Method nodes the loader would create (id
     table in use, `proposals.creates_method` applied), how many are the paper's labelled training
     method (or, for a general-method paper labelled without a name, any name)."""
-    rows = rt.labelled_papers()
     abstracts = rt.composed_abstracts()
-    for part, part_rows in _by_part(rows, lambda r: r["arxiv_id"]).items():
+    for part, part_rows in _screening_parts().items():
         errors: list = []
         c = rt.extraction_counts(part_rows, finder, abstracts, errors)
         if show_errors and part == "dev":
@@ -187,7 +190,7 @@ def extraction_report(finder: ProposalFinder, show_errors: bool) -> None:
             ("with our abstracts", c["with_abstract_right"], c["with_abstract"]),
             ("new Method nodes that are training methods", c["right"], c["nodes"]),
         ):
-            print(f"  extraction, {part:<8} {label:<44} {right}/{total} = {right / (total or 1):.3f}")
+            print(f"  extraction, {part:<11} {label:<44} {right}/{total} = {right / (total or 1):.3f}")
 
 
 def abstract_screening_report(module: ModuleType, show_errors: bool) -> None:

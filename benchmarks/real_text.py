@@ -107,7 +107,7 @@ def extraction_counts(rows: list[dict], finder, abstracts: dict[str, str] | None
                 counts["with_abstract_right"] += any(
                     p.kind == "method" and names_the_method(label, p.name, p.long_name) for p in both
                 )
-        decision = screen_paper(r["title"])
+        decision = screen_paper(r["title"], headings=r.get("headings", ()))  # as the loaders screen it
         for p in finder.find(r["arxiv_id"], r["title"]):
             if creates_method(p, decision):
                 counts["nodes"] += 1
