@@ -619,8 +619,8 @@ def _heading_rule(name: str, side: str, weight: float, *words: str, case: bool =
 
 
 # The headings a curated list files a paper under are its editors' reading of the paper. They speak
-# for the learning signal, the learner and the kind of paper; they never propose a method, so a
-# title-only general-method claim still needs a proposal in the title.
+# for the learning signal, the learner and the kind of paper; only a section of method objects
+# stands in for the proposal a title-only general-method claim needs.
 HEADING_RULES: tuple[Rule, ...] = (
     # What RL trains with or optimises (a reward, a policy, preferences) says more than the bare word
     # "RL", which many lists put in every section's name ("RL Applications", "Memory RL").
@@ -651,7 +651,6 @@ HEADING_RULES: tuple[Rule, ...] = (
         r"reasoning",
         r"agents?",
         r"agentic",
-        case=False,
     ),
     # Sections of training-method objects: the editors read the paper as proposing one.
     _heading_rule(
