@@ -245,6 +245,22 @@ def throughput(modules: dict[str, tuple[ModuleType, ModuleType]], matcher: Metho
         print(f"  {label:<7} failure {best[label, 'failure']:.2f}  screening {best[label, 'screening']:.2f}")
 
 
+def headings_cost() -> None:
+    """Screening of the shipped papers on their titles alone and with their list headings."""
+    papers = rt.read_jsonl(rt.SHARED / "papers.jsonl") * 5
+    runs = {
+        "title only": lambda p: screening.screen_by_rules(p["title"]),
+        "title+headings": lambda p: screening.screen_by_rules(p["title"], "", p.get("source_tags") or ()),
+    }
+    best = dict.fromkeys(runs, float("inf"))
+    for _ in range(5):
+        for label, run in runs.items():
+            best[label] = min(best[label], _seconds(run, papers))
+    print(f"screening {len(papers)} paper titles (best of 5 interleaved rounds, CPU seconds):")
+    for label, seconds in best.items():
+        print(f"  {label:<15} {seconds:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -275,6 +291,7 @@ def main() -> None:
         pr_title_methods_report(matcher, args.mirrors)
     if args.before:
         throughput(versions, matcher)
+        headings_cost()
 
 
 if __name__ == "__main__":
