@@ -161,9 +161,10 @@ def test_path_categories(path, category):
     [
         (added("fw/loss.py", '    """Losses: sigmoid, dapo and epsilon_high."""'), "docstring"),
         (added("fw/loss.py", '    """Losses.', "", "    TODO: DAPO with epsilon_high", '    """'), "todo"),
-        (added("fw/loss.py", "    raise NotImplementedError  # TODO epsilon_high"), "code-comment"),
+        (added("fw/loss.py", "    raise NotImplementedError  # TODO epsilon_high"), "todo"),
         (added("fw/loss.py", "    epsilon_high = None  # TODO: wire it"), "option-name"),
-        (added("fw/loss.py", "    x = 1", "    # FIXME: dapo epsilon_high"), "code-comment"),
+        (added("fw/loss.py", "    x = 1", "    # FIXME: dapo epsilon_high"), "todo"),
+        (added("fw/loss.py", "    x = 1  # dapo uses epsilon_high"), "code-comment"),
         (added("fw/loss.py", '    logger.info("falling back from dapo")'), "string-literal"),
         (added("fw/run.py", '    cmd = ["python", "-m", "fw.train", "--algo", "dapo"]'), "string-literal"),
     ],
@@ -478,3 +479,64 @@ def test_a_reached_definition_named_after_a_method_implements_it():
     # One word of a name in a function's name says too little: `compute_dapo_like_loss` is not DAPO's.
     other = added("fw/losses.py", "def compute_grpo_style_loss(x):", "    return x")
     assert "grpo" not in found(other, added("fw/actor.py", "    y = compute_grpo_style_loss(x)"))
+
+
+def test_a_class_in_a_new_module_implements_only_when_reached():
+    module = added("fw/trainers/preference.py", "class KTOTrainer:", "    pass", status="A")
+    alone = links("Refactor samplers", module)[("Method", "kto")]
+    assert alone.rel == MENTIONS and alone.rule.startswith("class-def in a new module")
+    used = links("Refactor samplers", module, added("scripts/train.py", "    trainer = KTOTrainer(cfg)"))
+    assert (used[("Method", "kto")].rel, used[("Method", "kto")].rule) == (IMPLEMENTS, "class-def")
+    # A class added to a module that already exists is part of what users import.
+    assert links("Add", added("fw/trainers.py", "class KTOTrainer:"))[("Method", "kto")].rel == IMPLEMENTS
+
+
+def test_a_role_class_of_one_common_word_needs_its_framework_or_a_second_signal():
+    rm = Method("bt-rm", "Bradley-Terry reward model", ("RewardTrainer", "RewardConfig"))
+    linker = CommitLinker([*METHODS, rm], vendored_packages=["trl"])
+    own_class = added("fw/rewards.py", "class RewardConfig:")
+    own = {lk.key: lk for lk in linker.link("Add configs", [own_class]).links}
+    assert own["bt-rm"].rel == MENTIONS and "names a role" in own["bt-rm"].rule
+    built_on = added(
+        "fw/trainers/rm.py", "from trl import (", "    RewardTrainer,", ")", "class RM(RewardTrainer):"
+    )
+    found = {lk.key: lk for lk in linker.link("Add configs", [built_on]).links}
+    assert found["bt-rm"].rel == IMPLEMENTS
+    # `GRPOTrainer` carries the method's own name: no framework or second signal needed.
+    assert links("x", added("fw/a.py", "class GRPOTrainer:"))[("Method", "grpo")].rel == IMPLEMENTS
+
+
+def test_a_todo_beside_an_option_documents_nothing():
+    dapo_doc = added("fw/config.py", '    algorithm: str = "ppo"  # TODO: support dapo later')
+    assert links("Add configs", dapo_doc)[("Method", "dapo")].rel == MENTIONS
+    documented = added("fw/config.py", '    algorithm: str = "ppo"  # ppo or dapo (clip-higher)')
+    assert links("Add configs", documented)[("Method", "dapo")].rel == IMPLEMENTS
+
+
+def test_a_spelling_two_methods_share_names_both_and_teaches_neither():
+    reinforce = Method("reinforce", "REINFORCE", ("REINFORCE",), ("REINFORCE",))
+    reinforce_pp = Method("reinforce-pp", "REINFORCE++", ("REINFORCE++", "reinforce"), ("reinforce",))
+    linker = CommitLinker([*METHODS, reinforce, reinforce_pp])
+    named = {m.slug for m in linker.matcher.find("reinforce trainer that runs")}
+    assert named == {"reinforce", "reinforce-pp"}
+    module = added("fw/trainer/reinforce.py", "class ReinforceConfig:", "    lr: float = 1e-6", status="A")
+    script = added("scripts/train.py", "from fw.trainer.reinforce import ReinforceConfig")
+    found = {lk.key: lk for lk in linker.link("reinforce trainer that runs", [module, script]).links}
+    assert found["reinforce"].rel == IMPLEMENTS and found["reinforce"].rule.startswith("new-file")
+    assert not any(lk.rel == "SPELLS" for lk in found.values())
+
+
+def test_a_whole_repository_copied_in_is_vendored_with_its_recipes():
+    linker = CommitLinker(METHODS, vendored_packages=["otherfw"])
+    fork = [
+        added("setup.py", "setup(name='otherfw')", status="A"),
+        added("otherfw/__init__.py", "", status="A"),
+        added("otherfw/trainer/kto_trainer.py", "class KTOTrainer:", status="A"),
+        added("recipe/prime/main.py", "x = 1", status="A"),
+    ]
+    found = {lk.key: lk for lk in linker.link("Init", fork).links}
+    assert found["prime"].vendored == "otherfw" and found["kto"].vendored == "otherfw"
+    # With a package of its own beside the copy, only the copied package is the copy.
+    own = [*fork, added("myfw/__init__.py", "", status="A")]
+    found = {lk.key: lk for lk in linker.link("Init", own).links}
+    assert found["kto"].vendored == "otherfw" and not found["prime"].vendored

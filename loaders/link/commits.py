@@ -312,6 +312,11 @@ _TRIPLE_QUOTE, _TRIPLE_APOS = '"' * 3, "'" * 3
 
 
 _UNREACHED = "new-file; nothing in this change imports, registers or runs it"
+_UNREACHED_CLASS = "class-def in a new module that nothing in this change imports, registers or runs"
+_PACKAGE_INIT = re.compile(r"^((?:[^/]+/)*?)([^/]+)/__init__\.py$")  # folder, package
+_PACKAGING = re.compile(r"^((?:[^/]+/)*?)(?:setup\.py|pyproject\.toml)$")
+_TEST_PACKAGE = re.compile(r"^(?:tests?|testing|unit_?tests?)$")
+_IMPORTED_PACKAGE = re.compile(r"^\+\s*(?:from|import)\s+(\w+)", re.M)
 _IMPORT = re.compile(r"^\+\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+))", re.M)
 _ENTRY = re.compile(r"__main__|\bregist\w*\(|@\w*regist|add_argument\(")  # runs or registers itself
 _RECIPE = re.compile(r"(?:^|/)recipes?/", re.I)
@@ -605,10 +610,11 @@ class CommitLinker:
         papers: dict[str, Link] = {}
         scanned = [(f, plan) for f in files if not f.binary and (plan := _scan_plan(f.path))]
         per_file, hints = self._hits([f for f, _ in scanned])
+        imported = self._imported_repositories(files)
         for i, ((f, (category, comments)), hits) in enumerate(zip(scanned, per_file, strict=True)):
             cited = self._citations(f, hints[i], papers) if i in hints else []
-            self._link_file(f, category, comments, hits, best, code_words, plain, self._copied_from(f.path),
-                            scanned, cited)  # fmt: skip
+            copied = self._copied_from(f.path) or _inside_import(f, imported)
+            self._link_file(f, category, comments, hits, best, code_words, plain, copied, scanned, cited)
         named = {m.slug: m for m in self.matcher.find(message)}
         for slug, m in named.items():
             link = best.get(slug)
@@ -658,12 +664,22 @@ class CommitLinker:
         for found in find_arxiv_ids(subject, bare=False):  # a pull request body cites too much
             for slug in self.slug_of_paper.get(found.arxiv_id, ()):
                 anywhere.setdefault(slug, found.text)
+        # Every method the subject names, learned or not: an identifier that describes two of them
+        # spells neither.
+        named_in_subject = {
+            slug for slug in anywhere if (m := in_message.get(slug)) is None or m.start < len(subject)
+        }
         # Learned only where the catalog's aliases found no implementation: it costs a tokenizer
-        # run per candidate, and where they did, the identifier is already known.
+        # run per candidate, and where they did, the identifier is already known (an alias that
+        # needs a second signal has one in the message that names its method).
         anywhere = {
             slug: text
             for slug, text in anywhere.items()
-            if not ((old := best.get(slug)) and old.rel == IMPLEMENTS and not old.needs_signal)
+            if not (
+                (old := best.get(slug))
+                and old.rel == IMPLEMENTS
+                and (not old.needs_signal or slug in in_message)
+            )
         }
         in_subject = {
             slug: text for slug, text in anywhere.items()
@@ -677,7 +693,7 @@ class CommitLinker:
             return []
         words = tuple(sorted({w for slug in anywhere for w in self.words.get(slug, ())}))
         # A change that fixes, documents, tests or tidies adds no new spelling of what it names.
-        describing = {} if _UPKEEP.match(subject) else in_subject
+        describing = {} if _UPKEEP.match(subject) or len(named_in_subject) > 2 else in_subject
         stems = frozenset().union(*(self.vocabulary.get(slug, ()) for slug in describing))
         worth = lambda ident: self._new(ident) and (_carries(ident, words) or _describes(ident, stems))  # noqa: E731
         candidates = [
@@ -688,7 +704,7 @@ class CommitLinker:
         ]
         spelled: list[Link] = []
         for slug, name in sorted(anywhere.items()):
-            found = self._spelling(slug, candidates, describing)
+            found = self._spelling(slug, candidates, describing, named_in_subject)
             if found is None:
                 continue
             c, why = found
@@ -702,9 +718,12 @@ class CommitLinker:
                 best[slug] = Link(IMPLEMENTS, "Method", slug, rule=rule, **evidence)
         return spelled
 
-    def _spelling(self, slug: str, candidates: list[Identifier], describing: dict) -> tuple | None:
+    def _spelling(
+        self, slug: str, candidates: list[Identifier], describing: dict, rivals: Iterable[str]
+    ) -> tuple | None:
         """The identifier that spells `slug` among a change's candidates, and why; None if none.
-        `describing`: the methods the subject of a change that adds something names."""
+        `describing`: the methods whose spelling the subject of a change that adds something may
+        teach; `rivals`: every method the subject names."""
         for c in candidates:
             if _carries(c.identifier, self.words.get(slug, ())):
                 return c, "carries the method's name"
@@ -713,13 +732,11 @@ class CommitLinker:
         shared = {
             other: [(len(common), c, common) for c in candidates if c.why in _DESCRIBING_KINDS
                     and (common := _describes(c.identifier, self.vocabulary.get(other, frozenset())))]
-            for other in describing
+            for other in {slug, *rivals}
         }  # fmt: skip
         ranked = sorted(shared[slug], key=lambda item: -item[0])
         for count, c, common in ranked:
-            if any(
-                n >= count for other in describing if other != slug for n, oc, _ in shared[other] if oc == c
-            ):
+            if any(n >= count for other in shared if other != slug for n, oc, _ in shared[other] if oc == c):
                 continue  # the identifier describes another method the subject names as well
             return c, f"shares {', '.join(sorted(common))} with the method's description"
         return None
@@ -868,7 +885,9 @@ class CommitLinker:
             elif (comments and _in_comment(line, s)) or _inside_link(line, s):
                 if ambiguous:
                     continue
-                rule, confidence, rel = "code-comment", 0.5, MENTIONS
+                # A plan (`# TODO: rn either reinforce or grpo`) documents no option.
+                rule = "todo" if _TODO.search(line[:s]) else "code-comment"
+                rule, confidence, rel = rule, 0.5, MENTIONS
             elif (
                 prose := _prose_rule(alias, line, s, place := python and blocks.place(hit.start, s, e))
             ) is not None:
@@ -885,14 +904,15 @@ class CommitLinker:
                     continue
                 rule, confidence = verdict
                 rel = IMPLEMENTS
-                doubt = self._doubt(alias)
-                if not doubt:
+                if rule == "class-def" and f.status == "A" and not _class_reached(f, line[s:e], scanned):
+                    rel, rule, confidence = MENTIONS, _UNREACHED_CLASS, 0.5
+                elif not self._doubt(alias, text):
                     plain.add(alias.slug)
                 if confidence == 0.0:
                     if rule != "code-word" or ambiguous or alias.slug in code_words:
                         continue
                     rel, confidence = MENTIONS, 0.4
-            doubt = self._doubt(alias) if rel == IMPLEMENTS else ""
+            doubt = self._doubt(alias, text) if rel == IMPLEMENTS else ""
             around = (
                 text[text.rfind("\n", 0, max(0, line_start - 1)) + 1 : line_start + len(line) + 1]
                 if doubt
@@ -981,6 +1001,29 @@ class CommitLinker:
                 return part
         return ""
 
+    def _imported_repositories(self, files: list[FileDiff]) -> dict[str, str]:
+        """Folders into which this change copies another framework's whole repository (folder ->
+        that framework's package): it adds a repository's packaging (`setup.py`, `pyproject.toml`)
+        and that framework's package (`verl/__init__.py`) and no package of its own beside them,
+        so its recipes, examples and scripts there are the copy's too."""
+        packages: dict[str, set[str]] = {}  # folder -> packages the change adds directly in it
+        packaged: set[str] = set()  # folders the change adds a repository's packaging to
+        for f in files:
+            if f.status != "A":
+                continue
+            if m := _PACKAGE_INIT.search(f.path):
+                packages.setdefault(m.group(1), set()).add(m.group(2).lower())
+            elif m := _PACKAGING.search(f.path):
+                packaged.add(m.group(1))
+        out = {}
+        for folder, names in packages.items():
+            if folder not in packaged:
+                continue
+            foreign = names & self.foreign
+            if len(foreign) == 1 and not {n for n in names - foreign if not _TEST_PACKAGE.match(n)}:
+                out[folder] = foreign.pop()
+        return out
+
     def _wiring(self, f: FileDiff) -> Iterator[Link]:
         """An added import of a module named after a method (`from .dapo_loss import ...`):
         the change wires that module into code users run."""
@@ -1001,12 +1044,22 @@ class CommitLinker:
         (`loss_type` says nothing of the value), nor an ambiguous or shared alias."""
         return alias.kind != "setting" and not self._doubt(alias)
 
-    def _doubt(self, alias: CodeAlias) -> str:
-        """Why an alias alone does not establish the method: '' when it does."""
+    def _doubt(self, alias: CodeAlias, text: str = "") -> str:
+        """Why an alias alone does not establish the method: '' when it does. `text`: the diff of
+        the file the alias was found in, where known."""
         if self.index.is_ambiguous(alias):
             return f"ambiguous alias {alias.alias!r}"
         others = self.index.sharing(alias)
-        return f"{alias.alias!r} also names {', '.join(others)}" if others else ""
+        if others:
+            return f"{alias.alias!r} also names {', '.join(others)}"
+        if self.index.is_generic(alias) and not self._builds_on_framework(text):
+            return f"{alias.alias!r} names a role any framework may define"
+        return ""
+
+    def _builds_on_framework(self, text: str) -> bool:
+        """Whether a file's added lines import another catalog framework's package: a role class
+        there is that framework's (`from trl import RewardTrainer`), the method the catalog means."""
+        return any(m.group(1).lower() in self.foreign for m in _IMPORTED_PACKAGE.finditer(text))
 
     def _citations(self, f: FileDiff, found: list[tuple[int, str]], papers: dict) -> list[Link]:
         """Methods a file's added lines cite, by arXiv link or paper title, each where it is cited
@@ -1069,6 +1122,21 @@ def _reached(f: FileDiff, scanned: list) -> bool:
     if stem == "__init__" or _ENTRY.search(f.text):
         return True
     return any(stem in other.text for other, _ in scanned if other.path != f.path)
+
+
+def _inside_import(f: FileDiff, imported: dict[str, str]) -> str:
+    """The framework whose repository this change copies into a folder holding the file it adds,
+    or ''."""
+    if f.status != "A":
+        return ""
+    return next((pkg for folder, pkg in imported.items() if f.path.startswith(folder)), "")
+
+
+def _class_reached(f: FileDiff, name: str, scanned: list) -> bool:
+    """Whether a class that a change defines in a new module is reached by that change: the
+    module is, or another added line uses the class. `class GRPOTrainer` in a file nothing imports
+    is a helper no user runs yet; the change that wires it in implements the method."""
+    return _reached(f, scanned) or _called_elsewhere(name, scanned)
 
 
 def _strength(link: Link) -> tuple:

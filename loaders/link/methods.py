@@ -88,6 +88,11 @@ class MethodMatcher:
             for alias in names:
                 self._entries.append((method.slug, alias, alias.lower() in ambiguous))
         self._all_spellings = {a for names in self._spellings.values() for a in names if len(a) >= 2}
+        # A spelling one method's alias has exactly names every method spelled so up to case:
+        # "reinforce" is REINFORCE as much as the framework value the catalog lists elsewhere.
+        self._exact_folded: dict[str, set[str]] = {}
+        for spelled in self._all_spellings:
+            self._exact_folded.setdefault(spelled.lower(), set()).add(spelled)
         # Longest aliases first, so "Dr. GRPO" wins over the "GRPO" inside it.
         self._entries.sort(key=lambda e: -len(e[1]))
         # One case-folded pass finds which aliases occur at all; only those run their own pattern.
@@ -98,7 +103,7 @@ class MethodMatcher:
 
     def find(self, text: str) -> list[MethodMatch]:
         """One match per method: the longest, most certain alias found."""
-        taken: list[tuple[int, int]] = []
+        taken: list[tuple[int, int, str]] = []  # spans matched, with the spelling they matched
         found: dict[str, MethodMatch] = {}
         positions: dict[int, list[int]] = {}  # entry -> where its spelling occurs, in any case
         for start, _, word in self._prefilter.find(text):
@@ -109,12 +114,16 @@ class MethodMatcher:
             pattern = _alias_pattern(alias)
             # Try the alias's own pattern only where its spelling occurs: long messages stay cheap.
             for m in filter(None, (pattern.match(text, p) for p in positions[i])):
-                if any(s <= m.start() < e or s < m.end() <= e for s, e in taken):
-                    continue
+                folded = alias.lower()
+                if any(
+                    (s <= m.start() < e or s < m.end() <= e) and (s, e, w) != (m.start(), m.end(), folded)
+                    for s, e, w in taken
+                ):
+                    continue  # inside a longer name; the same spelling may name several methods
                 match = self._judge(text, m, slug, alias, ambiguous)
                 if match is None:
                     continue
-                taken.append((m.start(), m.end()))
+                taken.append((m.start(), m.end(), folded))
                 best = found.get(slug)
                 if best is None or match.confidence > best.confidence:
                     found[slug] = match
@@ -122,7 +131,11 @@ class MethodMatcher:
 
     def _judge(self, text: str, m: re.Match, slug: str, alias: str, ambiguous: bool) -> MethodMatch | None:
         # Exact when the text is spelled like any of the method's names, not only this alias.
-        exact = m.group(0) == alias or m.group(0) in self._spellings.get(slug, ())
+        exact = (
+            m.group(0) == alias
+            or m.group(0) in self._spellings.get(slug, ())
+            or m.group(0) in self._exact_folded.get(alias.lower(), ())
+        )
         if not ambiguous:
             rule, confidence = ("alias-exact", 0.9) if exact else ("alias-ci", 0.75)
             return MethodMatch(slug, alias, m.group(0), m.start(), rule, confidence)
@@ -155,6 +168,8 @@ ALIAS_KINDS = ("class", "identifier", "word", "setting", "path", "prose")
 _SETTING = re.compile(r"^\s*(?P<key>[A-Za-z_][\w.-]*)\s*(?:=|:)\s*(?P<value>[^\s=:]+)\s*$")
 _IDENT = re.compile(r"^-{0,2}[A-Za-z_][\w-]*$")
 _BOOLS = {"true", "false", "none", "null"}
+_CAMEL_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_ROLE_WORDS = {"trainer", "config", "args", "arguments", "estimator", "loss", "fn", "model", "module"}
 
 
 @dataclass(frozen=True)
@@ -267,6 +282,17 @@ class CodeAliasIndex:
 
     def is_ambiguous(self, alias: CodeAlias) -> bool:
         return (alias.slug, alias.token) in self.ambiguous
+
+    @staticmethod
+    def is_generic(alias: CodeAlias) -> bool:
+        """A class named by one common word and a role (`RewardTrainer`, `RewardConfig`) names a
+        role every framework may define for its own purpose, not a method; an acronym or a name
+        of several words (`GRPOTrainer`, `ReMax`, `GeneralizedAdvantageEstimator`) does."""
+        if alias.kind != "class":
+            return False
+        parts = _CAMEL_PART.findall(alias.alias)
+        rest = [p for p in parts if p.lower() not in _ROLE_WORDS]
+        return len(parts) > len(rest) == 1 and rest[0].istitle()
 
     def sharing(self, alias: CodeAlias) -> list[str]:
         """Other methods spelled by the same alias (`reinforce`), sorted."""
