@@ -19,7 +19,10 @@ Label sets:
   labelled after the linker's rules were written, whose errors no rule was ever designed on.
 * `fresh`: benchmarks/data/fresh_implementations.jsonl and fresh_negatives.jsonl, frameworks
   labelled after the last rule of the linker was written and scored before any rule changed.
-* `all`: the four.
+* `blind`: benchmarks/data/blind_implementations.jsonl and blind_negatives.jsonl, frameworks of
+  the product's catalog that had no labels, labelled with git alone and scored before any rule
+  looked at them; also scored with the aliases only their own history holds dropped.
+* `all`: the five.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each

@@ -145,6 +145,9 @@ def _screening_parts() -> dict[str, list[dict]]:
         fresh = rt.fresh_papers()
         # "sure": the labeller knew the paper, rather than judging its title.
         parts |= {"fresh": fresh, "fresh, sure": [r for r in fresh if r["sure"]]}
+    if rt.BLIND_PAPER_LABELS.exists():
+        blind = rt.blind_papers()
+        parts |= {"blind": blind, "blind, sure": [r for r in blind if r["sure"]]}
     return parts
 
 

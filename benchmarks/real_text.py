@@ -21,6 +21,7 @@ PAPER_LABELS = REPO / "tests" / "data" / "papers_labelled.jsonl"
 COMPOSED_ABSTRACTS = REPO / "tests" / "data" / "composed_abstracts.jsonl"
 # Labelled after the rules above were written, and scored before any rule changed for them.
 FRESH_PAPER_LABELS = REPO / "benchmarks" / "data" / "fresh_papers.jsonl"
+BLIND_PAPER_LABELS = REPO / "benchmarks" / "data" / "blind_papers.jsonl"
 SPLIT_FILE = REPO / "tests" / "data" / "real_text_split.json"
 HELD_OUT_BUCKET = 0  # sha256(id) mod 5 == 0 is held out
 
@@ -63,6 +64,11 @@ def labelled_papers(path: Path = PAPER_LABELS) -> list[dict]:
 def fresh_papers() -> list[dict]:
     """A second, later sample of labelled papers, all held out (benchmarks/data/README.md)."""
     return labelled_papers(FRESH_PAPER_LABELS)
+
+
+def blind_papers() -> list[dict]:
+    """A third sample, labelled after the last screening rule and read by no rule since."""
+    return labelled_papers(BLIND_PAPER_LABELS)
 
 
 def _method_keys(name: str, long_name: str | None = None) -> set[str]:

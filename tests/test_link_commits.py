@@ -487,6 +487,9 @@ def test_a_class_in_a_new_module_implements_only_when_reached():
     assert alone.rel == MENTIONS and alone.rule.startswith("class-def in a new module")
     used = links("Refactor samplers", module, added("scripts/train.py", "    trainer = KTOTrainer(cfg)"))
     assert (used[("Method", "kto")].rel, used[("Method", "kto")].rule) == (IMPLEMENTS, "class-def")
+    # A change whose message names the method is for it: the class is what it adds.
+    named = links("Add the KTO trainer", module)[("Method", "kto")]
+    assert named.rel == IMPLEMENTS and named.rule == "class-def; the message names it"
     # A class added to a module that already exists is part of what users import.
     assert links("Add", added("fw/trainers.py", "class KTOTrainer:"))[("Method", "kto")].rel == IMPLEMENTS
 

@@ -19,10 +19,13 @@ IMPLEMENTS (the commit makes the method usable):
                   (`compute_decoupled_ppo_actor_loss`), registered or reached in the same change
 
 MENTIONS (the commit talks about it): documents, comments, citations, tests alone,
-examples alone, the commit message alone, and everything a revert adds.
+examples alone, the commit message alone, and everything a revert adds; a new module or a class
+in one that nothing in the change reaches, unless the message names the method; TODOs.
 
-Guards: vendored third-party paths are ignored; reverts never implement; catalog-flagged
-ambiguous aliases and plain words count only in option contexts, never as bare words, and then
+Guards: vendored third-party paths, another framework's package and a whole repository copied in
+are marked vendored; reverts never implement; catalog-flagged ambiguous aliases, plain words,
+aliases two methods share and role classes of one common word (`RewardConfig`, unless the file
+imports another framework's package) count only in option contexts, never as bare words, and then
 need a second signal in the same change (the arXiv id or paper title, the message naming the
 method, an unambiguous alias in package code, the method named beside it or in the
 documentation the change adds).
@@ -620,6 +623,10 @@ class CommitLinker:
             link = best.get(slug)
             if link and link.rel == IMPLEMENTS:
                 best[slug] = dataclasses.replace(link, confidence=min(0.99, link.confidence + 0.04))
+            elif link and link.rule in (_UNREACHED, _UNREACHED_CLASS):  # "Add GRPO trainer": its purpose
+                kind = link.rule.split(" ", 1)[0].rstrip(";")
+                best[slug] = dataclasses.replace(link, rel=IMPLEMENTS, confidence=0.8,
+                                                 rule=f"{kind}; the message names it")  # fmt: skip
             elif slug in code_words:
                 w = code_words[slug]
                 best[slug] = Link(IMPLEMENTS, "Method", slug, "diff", w.location, w.identifier,
@@ -904,7 +911,9 @@ class CommitLinker:
                     continue
                 rule, confidence = verdict
                 rel = IMPLEMENTS
-                if rule == "class-def" and f.status == "A" and not _class_reached(f, line[s:e], scanned):
+                # A copy is kept whole, wired or not: its classes say what the copied framework has.
+                unreached = not vendored and not _class_reached(f, line[s:e], scanned)
+                if rule == "class-def" and f.status == "A" and unreached:
                     rel, rule, confidence = MENTIONS, _UNREACHED_CLASS, 0.5
                 elif not self._doubt(alias, text):
                     plain.add(alias.slug)
