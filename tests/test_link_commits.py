@@ -481,19 +481,6 @@ def test_a_reached_definition_named_after_a_method_implements_it():
     assert "grpo" not in found(other, added("fw/actor.py", "    y = compute_grpo_style_loss(x)"))
 
 
-def test_a_class_in_a_new_module_implements_only_when_reached():
-    module = added("fw/trainers/preference.py", "class KTOTrainer:", "    pass", status="A")
-    alone = links("Refactor samplers", module)[("Method", "kto")]
-    assert alone.rel == MENTIONS and alone.rule.startswith("class-def in a new module")
-    used = links("Refactor samplers", module, added("scripts/train.py", "    trainer = KTOTrainer(cfg)"))
-    assert (used[("Method", "kto")].rel, used[("Method", "kto")].rule) == (IMPLEMENTS, "class-def")
-    # A change whose message names the method is for it: the class is what it adds.
-    named = links("Add the KTO trainer", module)[("Method", "kto")]
-    assert named.rel == IMPLEMENTS and named.rule == "class-def; the message names it"
-    # A class added to a module that already exists is part of what users import.
-    assert links("Add", added("fw/trainers.py", "class KTOTrainer:"))[("Method", "kto")].rel == IMPLEMENTS
-
-
 def test_a_role_class_of_one_common_word_needs_its_framework_or_a_second_signal():
     rm = Method("bt-rm", "Bradley-Terry reward model", ("RewardTrainer", "RewardConfig"))
     linker = CommitLinker([*METHODS, rm], vendored_packages=["trl"])

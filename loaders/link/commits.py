@@ -19,8 +19,8 @@ IMPLEMENTS (the commit makes the method usable):
                   (`compute_decoupled_ppo_actor_loss`), registered or reached in the same change
 
 MENTIONS (the commit talks about it): documents, comments, citations, tests alone,
-examples alone, the commit message alone, and everything a revert adds; a new module or a class
-in one that nothing in the change reaches, unless the message names the method; TODOs.
+examples alone, the commit message alone, and everything a revert adds; a new module that
+nothing in the change reaches; TODOs.
 
 Guards: vendored third-party paths, another framework's package and a whole repository copied in
 are marked vendored; reverts never implement; catalog-flagged ambiguous aliases, plain words,
@@ -315,7 +315,6 @@ _TRIPLE_QUOTE, _TRIPLE_APOS = '"' * 3, "'" * 3
 
 
 _UNREACHED = "new-file; nothing in this change imports, registers or runs it"
-_UNREACHED_CLASS = "class-def in a new module that nothing in this change imports, registers or runs"
 _PACKAGE_INIT = re.compile(r"^((?:[^/]+/)*?)([^/]+)/__init__\.py$")  # folder, package
 _PACKAGING = re.compile(r"^((?:[^/]+/)*?)(?:setup\.py|pyproject\.toml)$")
 _TEST_PACKAGE = re.compile(r"^(?:tests?|testing|unit_?tests?)$")
@@ -623,10 +622,6 @@ class CommitLinker:
             link = best.get(slug)
             if link and link.rel == IMPLEMENTS:
                 best[slug] = dataclasses.replace(link, confidence=min(0.99, link.confidence + 0.04))
-            elif link and link.rule in (_UNREACHED, _UNREACHED_CLASS):  # "Add GRPO trainer": its purpose
-                kind = link.rule.split(" ", 1)[0].rstrip(";")
-                best[slug] = dataclasses.replace(link, rel=IMPLEMENTS, confidence=0.8,
-                                                 rule=f"{kind}; the message names it")  # fmt: skip
             elif slug in code_words:
                 w = code_words[slug]
                 best[slug] = Link(IMPLEMENTS, "Method", slug, "diff", w.location, w.identifier,
@@ -911,11 +906,7 @@ class CommitLinker:
                     continue
                 rule, confidence = verdict
                 rel = IMPLEMENTS
-                # A copy is kept whole, wired or not: its classes say what the copied framework has.
-                unreached = not vendored and not _class_reached(f, line[s:e], scanned)
-                if rule == "class-def" and f.status == "A" and unreached:
-                    rel, rule, confidence = MENTIONS, _UNREACHED_CLASS, 0.5
-                elif not self._doubt(alias, text):
+                if not self._doubt(alias, text):
                     plain.add(alias.slug)
                 if confidence == 0.0:
                     if rule != "code-word" or ambiguous or alias.slug in code_words:
@@ -1139,13 +1130,6 @@ def _inside_import(f: FileDiff, imported: dict[str, str]) -> str:
     if f.status != "A":
         return ""
     return next((pkg for folder, pkg in imported.items() if f.path.startswith(folder)), "")
-
-
-def _class_reached(f: FileDiff, name: str, scanned: list) -> bool:
-    """Whether a class that a change defines in a new module is reached by that change: the
-    module is, or another added line uses the class. `class GRPOTrainer` in a file nothing imports
-    is a helper no user runs yet; the change that wires it in implements the method."""
-    return _reached(f, scanned) or _called_elsewhere(name, scanned)
 
 
 def _strength(link: Link) -> tuple:
