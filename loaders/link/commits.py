@@ -317,7 +317,6 @@ _TRIPLE_QUOTE, _TRIPLE_APOS = '"' * 3, "'" * 3
 _UNREACHED = "new-file; nothing in this change imports, registers or runs it"
 _PACKAGE_INIT = re.compile(r"^((?:[^/]+/)*?)([^/]+)/__init__\.py$")  # folder, package
 _PACKAGING = re.compile(r"^((?:[^/]+/)*?)(?:setup\.py|pyproject\.toml)$")
-_TEST_PACKAGE = re.compile(r"^(?:tests?|testing|unit_?tests?)$")
 _IMPORTED_PACKAGE = re.compile(r"^\+\s*(?:from|import)\s+(\w+)", re.M)
 _IMPORT = re.compile(r"^\+\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+))", re.M)
 _ENTRY = re.compile(r"__main__|\bregist\w*\(|@\w*regist|add_argument\(")  # runs or registers itself
@@ -683,10 +682,7 @@ class CommitLinker:
                 and (not old.needs_signal or slug in in_message)
             )
         }
-        in_subject = {
-            slug: text for slug, text in anywhere.items()
-            if (m := in_message.get(slug)) is None or m.start < len(subject)
-        }  # fmt: skip
+        in_subject = {slug: text for slug, text in anywhere.items() if slug in named_in_subject}
         if len(in_subject) > 2:
             in_subject = {}
         if len(anywhere) > 3:
@@ -889,7 +885,7 @@ class CommitLinker:
                     continue
                 # A plan (`# TODO: rn either reinforce or grpo`) documents no option.
                 rule = "todo" if _TODO.search(line[:s]) else "code-comment"
-                rule, confidence, rel = rule, 0.5, MENTIONS
+                confidence, rel = 0.5, MENTIONS
             elif (
                 prose := _prose_rule(alias, line, s, place := python and blocks.place(hit.start, s, e))
             ) is not None:
@@ -1006,6 +1002,8 @@ class CommitLinker:
         that framework's package): it adds a repository's packaging (`setup.py`, `pyproject.toml`)
         and that framework's package (`verl/__init__.py`) and no package of its own beside them,
         so its recipes, examples and scripts there are the copy's too."""
+        if not self.foreign:
+            return {}
         packages: dict[str, set[str]] = {}  # folder -> packages the change adds directly in it
         packaged: set[str] = set()  # folders the change adds a repository's packaging to
         for f in files:
@@ -1020,7 +1018,7 @@ class CommitLinker:
             if folder not in packaged:
                 continue
             foreign = names & self.foreign
-            if len(foreign) == 1 and not {n for n in names - foreign if not _TEST_PACKAGE.match(n)}:
+            if len(foreign) == 1 and all(_TEST.search(n + "/") for n in names - foreign):
                 out[folder] = foreign.pop()
         return out
 
