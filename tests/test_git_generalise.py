@@ -8,6 +8,7 @@ import json
 
 import pytest
 from git_history import METHODS, Repo
+from uptake.graph.records import Node
 from uptake.loaders.git import mine_repository
 from uptake.loaders.release import write_release
 from uptake.queries.run import run_query
@@ -149,6 +150,12 @@ def test_stored_queries_read_spellings_kinds_and_vendored(store, tmp_path):
     assert own["dapo"]["implementation"] == "code" and own["kto"]["commit"] == s["kto-wired"]
     every = run_query(store, "framework-methods", {"framework": "fw", "include_vendored": True}).rows
     assert {r["method"]: r["vendored"] for r in every}["grpo"] is True
+    # A paper's implementations, the same way: the copy counts only when asked for.
+    store.write([Node("Method", "grpo", {"arxiv_id": "2402.03300"})])  # as the catalog stores it
+    grpo_paper = {"arxiv_id": "2402.03300"}
+    assert run_query(store, "paper-implementations", grpo_paper).rows == []
+    copied = run_query(store, "paper-implementations", {**grpo_paper, "include_vendored": True}).rows
+    assert [(r["framework"], r["commit"]) for r in copied] == [("fw", s["vendored"])]
 
 
 def test_release_carries_spellings_kinds_and_vendored(mined, store, tmp_path):
