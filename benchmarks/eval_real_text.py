@@ -65,7 +65,7 @@ def baseline_module(name: str) -> ModuleType:
 
 def _line(label: str, pairs: list[tuple[bool, bool]]) -> str:
     precision, recall, tp, fp, fn = rt.precision_recall(pairs)
-    return f"  {label:<40} P={precision:.3f} R={recall:.3f}  (tp {tp}, fp {fp}, fn {fn}, n {len(pairs)})"
+    return f"  {label:<48} P={precision:.3f} R={recall:.3f}  (tp {tp}, fp {fp}, fn {fn}, n {len(pairs)})"
 
 
 def _by_part(rows: list[dict], key: Callable[[dict], str]) -> dict[str, list[dict]]:
@@ -144,7 +144,13 @@ def _screening_parts() -> dict[str, list[dict]]:
     if rt.FRESH_PAPER_LABELS.exists():
         fresh = rt.fresh_papers()
         # "sure": the labeller knew the paper, rather than judging its title.
-        parts |= {"fresh": fresh, "fresh, sure": [r for r in fresh if r["sure"]]}
+        # Its first four fifths may inform rules (from the linker's fourth round on); the last never.
+        parts |= {
+            "fresh": fresh,
+            "fresh, sure": [r for r in fresh if r["sure"]],
+            "fresh, dev": [r for r in fresh if rt.part(r["arxiv_id"]) == "dev"],
+            "fresh, held out": [r for r in fresh if rt.part(r["arxiv_id"]) == "heldout"],
+        }
     if rt.BLIND_PAPER_LABELS.exists():
         blind = rt.blind_papers()
         parts |= {"blind": blind, "blind, sure": [r for r in blind if r["sure"]]}
@@ -153,10 +159,14 @@ def _screening_parts() -> dict[str, list[dict]]:
 
 def screening_report(module: ModuleType, show_errors: bool) -> None:
     """Title-only screening, and title + list headings where the module reads headings."""
-    reads_headings = "headings" in inspect.signature(module.screen_paper).parameters
-    inputs = {"title only": lambda r: module.screen_paper(r["title"])}
-    if reads_headings:
-        inputs["title+headings"] = lambda r: module.screen_paper(r["title"], headings=r["headings"])
+    parameters = inspect.signature(module.screen_paper).parameters
+    # Older rules read neither headings nor the paper's year.
+    dated = (lambda r: {"year": rt.paper_year(r["arxiv_id"])}) if "year" in parameters else (lambda r: {})
+    inputs = {"title only": lambda r: module.screen_paper(r["title"], **dated(r))}
+    if "headings" in parameters:
+        inputs["title+headings"] = lambda r: module.screen_paper(
+            r["title"], headings=r["headings"], **dated(r)
+        )
     parts = _screening_parts()
     for name, screen in inputs.items():
         for part, part_rows in parts.items():

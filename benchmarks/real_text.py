@@ -84,6 +84,11 @@ def names_the_method(label: str, name: str, long_name: str | None) -> bool:
     return bool(_method_keys(label) & _method_keys(name, long_name))
 
 
+def paper_year(arxiv_id: str) -> int:
+    """The year a new-style arXiv id was submitted in (`2503.14476` -> 2025), as the loader reads it."""
+    return 2000 + int(arxiv_id[:2])
+
+
 def composed_abstracts() -> dict[str, str]:
     return {r["arxiv_id"]: r["abstract"] for r in read_jsonl(COMPOSED_ABSTRACTS)}
 
@@ -113,7 +118,8 @@ def extraction_counts(rows: list[dict], finder, abstracts: dict[str, str] | None
                 counts["with_abstract_right"] += any(
                     p.kind == "method" and names_the_method(label, p.name, p.long_name) for p in both
                 )
-        decision = screen_paper(r["title"], headings=r.get("headings", ()))  # as the loaders screen it
+        # As the loaders screen it.
+        decision = screen_paper(r["title"], headings=r.get("headings", ()), year=paper_year(r["arxiv_id"]))
         for p in finder.find(r["arxiv_id"], r["title"]):
             if creates_method(p, decision):
                 counts["nodes"] += 1

@@ -42,7 +42,12 @@ def _fold(arxiv_id: str) -> int:
 
 
 def _features(rows: list[dict]) -> list[set[str]]:
-    return [title_model.title_features(r["title"], rule_features(screen_by_rules(r["title"]))) for r in rows]
+    return [
+        title_model.title_features(
+            r["title"], rule_features(screen_by_rules(r["title"], year=rt.paper_year(r["arxiv_id"])))
+        )
+        for r in rows
+    ]
 
 
 def _vocabulary(feature_sets: list[set[str]]) -> list[str]:

@@ -499,6 +499,13 @@ class PaperAnalysis:
 Analyzer = Callable[[PaperRecord], PaperAnalysis]
 
 
+def _year(paper: PaperRecord) -> int | None:
+    if paper.published_date:
+        return paper.published_date.year
+    month = year_month(paper.arxiv_id)
+    return int(month[:4]) if month else None
+
+
 class PaperAnalyzer:
     """Screening, the study's features, proposed methods and organisations of one paper.
 
@@ -514,7 +521,7 @@ class PaperAnalyzer:
         self._organizations = OrganizationMatcher(organizations)
 
     def __call__(self, paper: PaperRecord) -> PaperAnalysis:
-        screening = screen_paper(paper.title, paper.abstract, paper.headings)
+        screening = screen_paper(paper.title, paper.abstract, paper.headings, _year(paper))
         features = extract_features(paper.title, paper.abstract, paper.comment)
         orgs = self._organizations.find(paper.affiliations)
         analysis = PaperAnalysis(

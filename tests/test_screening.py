@@ -186,3 +186,17 @@ def test_a_survey_section_names_the_kind_and_an_abstract_still_decides_with_its_
     )
     assert both.input == "title+abstract+headings" and both.had_abstract
     assert json.loads(both.reasons())["thresholds"]["general"] == GENERAL_THRESHOLD
+
+
+def test_from_a_title_alone_rl_with_no_learner_named_is_lm_rl_only_in_the_lm_era():
+    title = "Stable Advantage Shaping for Off-Policy Reinforcement Learning"
+    recent = screen_paper(title, year=screening.LM_ERA_FROM_YEAR)
+    assert recent.is_rl_llm
+    assert ["lm-era", "year", [str(screening.LM_ERA_FROM_YEAR)], 1.0] in json.loads(recent.reasons())["rules"]
+    # Before it, such a title is classic RL; another learner, or an abstract to read, decides as before.
+    assert not screen_paper(title, year=screening.LM_ERA_FROM_YEAR - 1).is_rl_llm
+    assert not screen_paper(title).is_rl_llm
+    robots = "Stable Advantage Shaping for Off-Policy Reinforcement Learning of Robot Manipulation"
+    assert not screen_paper(robots, year=2026).is_rl_llm
+    abstract = "We shape advantages for off-policy reinforcement learning in continuous control."
+    assert not screen_paper(title, abstract, year=2026).is_rl_llm

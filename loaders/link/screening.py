@@ -31,6 +31,10 @@ named like a model, benchmark or agent (`title_cues.title_name_kind`). Any
 method cue in the title then stands for the missing "we propose", and the
 general-method threshold is `TITLE_ONLY_GENERAL_THRESHOLD`. The reasons say
 `"input": "title"` and the confidence is scaled by `TITLE_ONLY_CONFIDENCE_SCALE`.
+From a title alone, RL with no learner named and none contested counts as RL
+for language models for a paper from `LM_ERA_FROM_YEAR` on (`lm-era`): titles
+without abstracts come from RL-for-LM lists, where the rest of such titles are
+classic RL from before that year.
 
 **List headings** (`HEADING_RULES`): a paper from a curated list comes with the
 sections it is filed under ("Reward Design", "Policy Optimization", "Surveys").
@@ -66,6 +70,10 @@ TITLE_ONLY_CONFIDENCE_SCALE = 0.8
 TITLE_WEIGHT = 1.5
 # A list heading covers a whole section of papers: it weighs no more than an abstract's word.
 HEADING_WEIGHT = 1.0
+# From a title alone, RL with no learner named reads as RL for language models for papers from this
+# year on: in the RL-for-LM lists that give titles without abstracts, 23 of 24 such titles from
+# 2025-26 were (development parts), and 0 of 5 from before 2025 (classic RL). See `_era_hit`.
+LM_ERA_FROM_YEAR = 2025
 # Negative kinds are discounted when the paper clearly proposes a method object:
 # "we analyse X and propose a new clipping rule" is still a method paper.
 NEGATIVE_DISCOUNT_WITH_METHOD = 0.5
@@ -1161,12 +1169,15 @@ def _confidence(margin: float, scale: float = 1.0) -> float:
     return round(0.5 + 0.5 * scale * math.tanh(abs(margin) / 2.0), 3)
 
 
-def screen_paper(title: str, abstract: str = "", headings: Sequence[str] = ()) -> Screening:
+def screen_paper(
+    title: str, abstract: str = "", headings: Sequence[str] = (), year: int | None = None
+) -> Screening:
     """Decide (a) RL training of language models and (b) a general RL training method, with reasons.
 
-    `headings` are the sections of curated lists the paper is filed under (HEADING_RULES).
-    With a title only, the shipped title model (title_model.py) decides over the rules' cues."""
-    decision = screen_by_rules(title, abstract, headings)
+    `headings` are the sections of curated lists the paper is filed under (HEADING_RULES); `year`
+    is the paper's (for `LM_ERA_FROM_YEAR`). With a title only, the shipped title model
+    (title_model.py) decides over the rules' cues."""
+    decision = screen_by_rules(title, abstract, headings, year)
     model = load_title_model() if decision.input == "title" else None
     return decision if model is None else _with_title_model(decision, title or "", model)
 
@@ -1179,7 +1190,20 @@ def _method_hits(hits: list[RuleHit], title_only: bool) -> list[RuleHit]:
     return hits
 
 
-def screen_by_rules(title: str, abstract: str = "", headings: Sequence[str] = ()) -> Screening:
+def _era_hit(hits: list[RuleHit], year: int | None) -> RuleHit | None:
+    """From a title alone, RL shown and no learner named, none contested, in the LM era: the
+    learner is a language model, as it is for nearly every such paper in the lists that give no
+    abstract. Just enough to pass, so a veto or a second doubt still outweighs it."""
+    if year is None or year < LM_ERA_FROM_YEAR or any(h.side in ("lm", "both", "non-lm") for h in hits):
+        return None
+    if _side(hits, "rl") < RL_LLM_THRESHOLD:
+        return None
+    return RuleHit("lm-era", "lm", "year", (str(year),), RL_LLM_THRESHOLD)
+
+
+def screen_by_rules(
+    title: str, abstract: str = "", headings: Sequence[str] = (), year: int | None = None
+) -> Screening:
     """The rule table's decision alone: what the title model learns from, and what decides with an
     abstract."""
     title_only = not (abstract or "").strip()
@@ -1189,6 +1213,8 @@ def screen_by_rules(title: str, abstract: str = "", headings: Sequence[str] = ()
     # The same name can already count as a "-PO" name; it counts once.
     if named and not any(h.rule == named.rule and named.words[0].lower() in h.words for h in hits):
         hits.append(named)
+    if title_only and (era := _era_hit(hits, year)):
+        hits.append(era)
     rl, lm = _side(hits, "rl"), _side(hits, "lm")
     is_rl_llm = rl >= RL_LLM_THRESHOLD and lm >= RL_LLM_THRESHOLD
     weighed = _method_hits(hits, title_only)
