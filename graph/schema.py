@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 # Bump when a declaration below changes in a way an existing store cannot absorb.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 PROPERTY_TYPES = ("STRING", "INT64", "DOUBLE", "BOOL", "DATE", "STRING[]")
 
@@ -91,7 +91,8 @@ COMMIT_EVIDENCE = EVIDENCE + (
     Prop(
         "vendored",
         "BOOL",
-        doc="true when the evidence is in a copied tree of another framework, not the framework's own code",
+        doc="true when the evidence is in a copied tree of another framework, not the framework's own code "
+        "(such an implementation is stored as VENDORS)",
     ),
 )
 
@@ -314,6 +315,14 @@ REL_TYPES: dict[str, RelType] = {
             ),
         ),
         RelType("IMPLEMENTS", (("Commit", "Method"),), COMMIT_EVIDENCE),
+        RelType(
+            "VENDORS",
+            (("Commit", "Method"),),
+            COMMIT_EVIDENCE,
+            "a commit brings in another framework's implementation of a method in a copied tree (the "
+            "evidence an IMPLEMENTS would carry, `vendored` true): kept apart, so that every IMPLEMENTS "
+            "is the framework's own",
+        ),
         RelType("MENTIONS", (("Commit", "Paper"), ("Commit", "Method")), COMMIT_EVIDENCE),
         RelType(
             "SPELLS",

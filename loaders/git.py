@@ -26,7 +26,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from ..graph.records import Edge, Node, Record
-from .link.commits import CommitLinker, FileDiff, Link
+from .link.commits import CommitLinker, FileDiff, Link, stored_rel
 from .repository import GitError, git_succeeds, resolve_repository, run_git
 
 _MARK = b"\x1e\x1eUPTAKE\x1f"
@@ -534,7 +534,7 @@ def commit_records(framework: str, c: MinedCommit, origin: str = "") -> Iterator
 def link_records(sha: str, links: Iterable[Link], origin: str = "") -> Iterator[Record]:
     for link in links:
         yield Edge(
-            link.rel,
+            stored_rel(link.rel, bool(link.vendored)),
             ("Commit", sha),
             (link.label, link.key),
             link.evidence().props(),

@@ -40,6 +40,7 @@ from ..graph.records import Edge, Evidence, Node, Record
 from .git import MAX_PATHS, RepositoryFacts, iso_seconds, tags_digest
 from .input_error import InputError
 from .input_files import INT64_MAX, check_known_fields, json_objects
+from .link.commits import stored_rel
 from .link.failures import FailureVerdict
 from .link.history import (
     CommitFailure,
@@ -478,7 +479,13 @@ def data_release_records(folder: Path | None = None) -> list[Record]:
             r.get("implementation"), r.get("vendored"),
         )  # fmt: skip
         records.append(
-            Edge(r["rel"], ("Commit", r["sha"]), (r["label"], r["key"]), evidence.props(), f"links.jsonl:{n}")
+            Edge(
+                stored_rel(r["rel"], bool(evidence.vendored)),
+                ("Commit", r["sha"]),
+                (r["label"], r["key"]),
+                evidence.props(),
+                f"links.jsonl:{n}",
+            )
         )
     records += history_records(folder, framework_of)
     return records

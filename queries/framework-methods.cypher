@@ -4,10 +4,10 @@
 // param: include_vendored BOOL = false -- also count implementations found in another framework's copied tree
 // returns: method, name, arxiv_id, commit, commit_date, pr_number, release, release_date, days_after_paper, date_precision, evidence, identifier, rule, implementation, vendored
 // graph: nodes=framework:Framework,method:Method(name),arxiv_id:Paper,commit:Commit edges=arxiv_id-PROPOSES->method,commit-IMPLEMENTS->method{location=evidence,identifier,rule},commit-PART_OF->framework
-MATCH (c:Commit)-[i0:IMPLEMENTS]->(m:Method)
+MATCH (c:Commit)-[i0:IMPLEMENTS|VENDORS]->(m:Method)
 WHERE c.framework = $framework AND c.excluded IS NULL AND ($include_vendored OR i0.vendored IS NULL)
 WITH m, min(c.commit_ts) AS first_ts
-MATCH (f:Commit)-[i:IMPLEMENTS]->(m)
+MATCH (f:Commit)-[i:IMPLEMENTS|VENDORS]->(m)
 WHERE f.framework = $framework AND f.commit_ts = first_ts AND f.excluded IS NULL
   AND ($include_vendored OR i.vendored IS NULL)
 OPTIONAL MATCH (f)-[:RELEASED_IN]->(r:Release)

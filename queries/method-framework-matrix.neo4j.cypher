@@ -1,13 +1,12 @@
 // Neo4j has no CAST: the claim-only rows' missing values are plain nulls here.
 MATCH (c:Commit)-[i0:IMPLEMENTS]->(m:Method)
-WHERE c.excluded IS NULL AND i0.vendored IS NULL
+WHERE c.excluded IS NULL
   AND ($family = '' OR m.family = $family) AND ($change = '' OR m.loss_change = $change)
 WITH m, c.framework AS framework, min(c.commit_ts) AS first_ts, count(DISTINCT c.sha) AS commits
 MATCH (f:Commit)-[i1:IMPLEMENTS]->(m)
-WHERE f.framework = framework AND f.commit_ts = first_ts AND f.excluded IS NULL AND i1.vendored IS NULL
+WHERE f.framework = framework AND f.commit_ts = first_ts AND f.excluded IS NULL
 WITH m, framework, commits, min(f.sha) AS first_sha
 MATCH (f:Commit {sha: first_sha})-[i:IMPLEMENTS]->(m)
-WHERE i.vendored IS NULL
 OPTIONAL MATCH (f)-[:RELEASED_IN]->(r:Release)
 WITH m, framework, commits, f, i, min(r.tag) AS release,
      EXISTS { MATCH (:Framework {slug: framework})-[:SUPPORTS]->(m) } AS claimed
@@ -19,7 +18,7 @@ UNION ALL
 MATCH (fw:Framework)-[:SUPPORTS]->(m:Method)
 WHERE ($family = '' OR m.family = $family) AND ($change = '' OR m.loss_change = $change)
   AND NOT EXISTS {
-    MATCH (c:Commit)-[v:IMPLEMENTS]->(m) WHERE c.framework = fw.slug AND c.excluded IS NULL AND v.vendored IS NULL
+    MATCH (c:Commit)-[v:IMPLEMENTS]->(m) WHERE c.framework = fw.slug AND c.excluded IS NULL
   }
 RETURN m.slug AS method, m.name AS name, m.family AS family, m.loss_change AS change, fw.slug AS framework,
        null AS first_commit, null AS commit_date, null AS release,

@@ -6,10 +6,10 @@
 // graph: nodes=arxiv_id:Paper,framework:Framework,method:Method,commit:Commit edges=arxiv_id-PROPOSES->method,commit-IMPLEMENTS->method{location=evidence,identifier,rule,confidence},commit-PART_OF->framework
 MATCH (m:Method)
 WHERE m.arxiv_id = $arxiv_id
-MATCH (c:Commit)-[i0:IMPLEMENTS]->(m)
+MATCH (c:Commit)-[i0:IMPLEMENTS|VENDORS]->(m)
 WHERE c.excluded IS NULL AND ($include_vendored OR i0.vendored IS NULL)
 WITH m, c.framework AS framework, min(c.commit_ts) AS first_ts
-MATCH (f:Commit)-[i:IMPLEMENTS]->(m)
+MATCH (f:Commit)-[i:IMPLEMENTS|VENDORS]->(m)
 WHERE f.framework = framework AND f.commit_ts = first_ts AND f.excluded IS NULL
   AND ($include_vendored OR i.vendored IS NULL)
 OPTIONAL MATCH (f)-[:RELEASED_IN]->(r:Release)

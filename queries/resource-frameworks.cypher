@@ -4,7 +4,7 @@
 // graph: nodes=slug:Framework(name)
 MATCH (f:Framework)
 OPTIONAL MATCH (c:Commit)-[i:IMPLEMENTS]->(m:Method)
-WHERE c.framework = f.slug AND c.excluded IS NULL AND i.vendored IS NULL
+WHERE c.framework = f.slug AND c.excluded IS NULL
 WITH f, collect(DISTINCT m.slug) AS implemented
 OPTIONAL MATCH (f)-[:SUPPORTS]->(s:Method)
 WITH f, size(implemented) AS methods, count(DISTINCT s.slug) AS claimed,

@@ -156,6 +156,21 @@ def test_stored_queries_read_spellings_kinds_and_vendored(store, tmp_path):
     assert run_query(store, "paper-implementations", grpo_paper).rows == []
     copied = run_query(store, "paper-implementations", {**grpo_paper, "include_vendored": True}).rows
     assert [(r["framework"], r["commit"]) for r in copied] == [("fw", s["vendored"])]
+    # The graph keeps the copy apart, so any query matching IMPLEMENTS (stored or ad hoc) reads only
+    # the framework's own implementations.
+    assert _links_from(store, s["vendored"]) == [("VENDORS", "grpo")]
+    timeline = run_query(store, "adoption-timeline", {"slug": "grpo"}).rows
+    assert all(s["vendored"] not in str(r) for r in timeline)
+
+
+def _links_from(store, sha: str) -> list[tuple[str, str]]:
+    return [
+        (rel, row["slug"])
+        for rel in ("IMPLEMENTS", "VENDORS")
+        for row in store.execute(
+            f"MATCH (c:Commit)-[:{rel}]->(m:Method) WHERE c.sha = $sha RETURN m.slug AS slug", {"sha": sha}
+        )
+    ]
 
 
 def test_release_carries_spellings_kinds_and_vendored(mined, store, tmp_path):
@@ -169,6 +184,7 @@ def test_release_carries_spellings_kinds_and_vendored(mined, store, tmp_path):
     assert any(r.get("vendored") is True for r in rows)
     assert {r.get("implementation") for r in rows if r["rel"] == "IMPLEMENTS"} == {"code", "recipe"}
     sync_data_release(store, folder)
+    assert _links_from(store, s["vendored"]) == [("VENDORS", "grpo")]
     spelled = run_query(store, "method-spellings", {"method": "dapo"}).rows
     assert ("dapo", "DapoTokenNorm", s["dapo"]) in {
         (r["method"], r["identifier"], r["commit"]) for r in spelled

@@ -48,6 +48,8 @@ from .methods import CodeAlias, CodeAliasIndex, CodeHit, MethodMatcher, ambiguou
 from .python_code import Place, PythonBlock
 
 IMPLEMENTS = "IMPLEMENTS"
+# An implementation found only in another framework's copied tree is stored under its own type.
+VENDORS = "VENDORS"
 MENTIONS = "MENTIONS"
 SPELLS = "SPELLS"  # a framework's own identifier for a method, learned from a change
 
@@ -117,6 +119,12 @@ class Link:
         implementation = ("recipe" if self.recipe else "code") if self.rel == IMPLEMENTS else None
         return Evidence(self.source_kind, self.location, self.identifier, self.rule, self.confidence,
                         implementation, True if self.vendored else None)  # fmt: skip
+
+
+def stored_rel(rel: str, vendored: bool) -> str:
+    """The relationship a link is stored as: IMPLEMENTS in a copied tree is VENDORS, so that a query
+    (stored or ad hoc) matching IMPLEMENTS reads only what the framework itself implemented."""
+    return VENDORS if rel == IMPLEMENTS and vendored else rel
 
 
 @dataclass
