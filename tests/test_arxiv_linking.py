@@ -181,6 +181,14 @@ def test_several_names_and_spelled_out_names_in_one_title():
     assert CASE_FINDER.find(None, "Group Relative Policy Optimization for Code") == []
 
 
+def test_a_named_method_title_proposes_that_name_not_the_mechanism_it_spells_out():
+    title = "XY-GPO: Balancing Tokens via Gradient-Preserving Sparse Policy Optimization"
+    assert [(p.name, p.rule) for p in CASE_FINDER.find(None, title)] == [("XY-GPO", "title-name")]
+    # A spelled-out name the acronym fits is the same method, told in full.
+    fitting = CASE_FINDER.find(None, "XGPO: Xenial Gradient Policy Optimization for Reasoning")
+    assert [(p.name, p.long_name) for p in fitting] == [("XGPO", "Xenial Gradient Policy Optimization")]
+
+
 @pytest.mark.parametrize(
     ("title", "kind"),
     [

@@ -300,6 +300,7 @@ class ProposalFinder:
         named = title_name_kind(title)
         kind = named[0] if named else "method"
         long_names = _long_names(title)
+        named_method = False
         if m := _TITLE_COLON.match(title):
             prefix = m.group("name")
             # "Dr. GRPO:" is a catalog name with a space; otherwise each listed part must be one name.
@@ -314,10 +315,15 @@ class ProposalFinder:
                 long_name = next((ln for ln in long_names if acronym_fits(part, ln[0])), None)
                 if long_name:
                     long_names.remove(long_name)
+                named_method = named_method or kind == "method"
                 yield part, long_name and long_name[0], "title-name", "title", m.group(0), kind
         for m in _LONG_WITH_ACRONYM.finditer(title):
             long_names = [ln for ln in long_names if ln[0] not in m.group("long")]
             yield m.group("name"), m.group("long").strip(), "title-acronym", "title", m.group(0), "method"
+        if named_method:
+            # "CE-GPPO: Coordinating Entropy via Gradient-Preserving Clipping Policy Optimization": the
+            # title proposes its named method; a spelled-out name its acronym does not fit is how it works.
+            return
         for long_name, words in long_names:
             # The recipe of a model or benchmark paper ("MiroMind-M1: ... via X Policy Optimization")
             # is that paper's training, not a method it offers: it takes the title's kind.
