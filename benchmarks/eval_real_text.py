@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import inspect
-import json
 import re
 import subprocess
 import sys

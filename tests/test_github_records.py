@@ -95,6 +95,30 @@ def test_names_use_the_shared_matcher_guards():
     assert named["dapo"].location == "rlkit#6 title" and named["dapo"].identifier == "DAPO"
 
 
+NAMING_METHODS = METHODS + [
+    MethodEntry("gkd", "GKD", ("gkd", "opd"), None, None, None, None, "", "distillation", ("opd",)),
+]
+
+
+@pytest.mark.parametrize(
+    ("title", "names"),
+    [
+        # A file name says where something is; the class a method's capitals start names it.
+        ("Now `grpo.py` metrics match `dapo_cache.yaml`", set()),
+        ("Make grpo.py log the DAPO loss", {"dapo"}),
+        ("Add gradient accumulation to `DAPOTrainModule`", {"dapo"}),
+        ("Detach the backend from RayGRPOTrainer", {"grpo"}),
+        ("Fix SkyRLGymGenerator retries", set()),
+        # A short lower-case value written in capitals is its acronym, which still needs its context.
+        ("Add unified trainer OPD docs page", {"gkd"}),
+        ("Add OPD docs page", set()),
+    ],
+)
+def test_what_a_title_names(title, names):
+    thread = _thread(make_issue(9, title, ""))
+    assert set(named_methods(thread, MethodMatcher(NAMING_METHODS))) == names
+
+
 def test_pull_request_merges_both_lists_and_links_its_merge_commit_only_when_merged():
     issue = make_issue(8, "Add DAPO", "", is_pull=True, labels=("algo",), comments=3, pull_merged_at=None)
     pull = make_pull(8, "Add DAPO", "Closes #2", merge_commit_sha="d" * 40, state="open")

@@ -75,6 +75,12 @@ def ambiguous_names(method) -> set[str]:
     return ambiguous | spelled
 
 
+def _capitals_of_short_value(text: str, alias: str) -> bool:
+    """ "OPD" for the option value `opd`: a short lower-case value written in capitals is its acronym,
+    as exact as the catalog's own spelling (an ambiguous one still needs its context)."""
+    return alias.isalpha() and alias.islower() and len(alias) <= 5 and text == alias.upper()
+
+
 class MethodMatcher:
     """Compiled alias patterns for a set of catalog methods."""
 
@@ -135,6 +141,7 @@ class MethodMatcher:
             m.group(0) == alias
             or m.group(0) in self._spellings.get(slug, ())
             or m.group(0) in self._exact_folded.get(alias.lower(), ())
+            or _capitals_of_short_value(m.group(0), alias)
         )
         if not ambiguous:
             rule, confidence = ("alias-exact", 0.9) if exact else ("alias-ci", 0.75)

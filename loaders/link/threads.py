@@ -30,6 +30,11 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff5e"
 _CJK_EDGE = re.compile(rf"(?<=[{_CJK}])(?=[^\s{_CJK}])|(?<=[^\s{_CJK}])(?=[{_CJK}])")
 # A conventional-commit scope ("feat(ppo): add CISPO") says where a change goes, not what it names.
 _COMMIT_SCOPE = re.compile(r"^(\s*\w+)\(([^)\n]{1,40})\)(!?:)")
+# A file name (`dpo.py`, `grpo.yaml`) says where something is, not what it names.
+_FILE_SUFFIX = re.compile(r"\.(?:py|ya?ml|sh|md|json|toml|txt|ipynb|cfg)\b")
+# A class named by a method's capitals and a role word ("DPOTrainModule", "RayPPOTrainer"): the
+# capitals are that method's name. Split so the matcher sees them as a word.
+_CLASS_COMPOUND = re.compile(r"(?<![\w-])((?:[A-Z][a-z]+)*)([A-Z][A-Z0-9+]+)((?:[A-Z][a-z]+)+)(?![\w-])")
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,25 @@ def tokenised(text: str) -> str:
     return _CJK_EDGE.sub(" ", text)
 
 
+def _split_compounds(text: str, matcher: MethodMatcher) -> str:
+    """ "RayPPOTrainer" -> "Ray PPO·Trainer"; a class the catalog knows whole ("PPOTrainer") and
+    identifiers of other shapes stay as they are."""
+
+    def split(m: re.Match) -> str:
+        if matcher.find(m.group(0)):
+            return m.group(0)
+        prefix, capitals, role = m.groups()
+        # A middle dot, not a space, before the role word: "GRPO Trainer" would read as the
+        # `grpo_trainer` spelling in any case rather than as the exact "GRPO".
+        return f"{prefix} {capitals}\u00b7{role}" if prefix else f"{capitals}\u00b7{role}"
+
+    return _CLASS_COMPOUND.sub(split, text)
+
+
+def _names_a_file(text: str, end: int) -> bool:
+    return bool(_FILE_SUFFIX.match(text, end))
+
+
 def _without_scope(title: str) -> str:
     return _COMMIT_SCOPE.sub(lambda m: m.group(1) + "(" + " " * len(m.group(2)) + ")" + m.group(3), title)
 
@@ -136,9 +160,11 @@ def named_methods(thread: Thread, matcher: MethodMatcher) -> dict[str, Evidence]
     """Method slug -> evidence of the strongest naming in the thread."""
     best: dict[str, Evidence] = {}
     for place, location, text in thread.texts():
-        text = tokenised(_without_scope(text) if place == "title" else text)
+        text = _split_compounds(tokenised(_without_scope(text) if place == "title" else text), matcher)
         kept = prose(text)
         for m in matcher.find(text):
+            if _names_a_file(text, m.start + len(m.text)):
+                continue
             in_code = kept[m.start : m.start + len(m.text)].strip() != m.text
             evidence = Evidence(
                 f"{thread.kind}-{place}",
