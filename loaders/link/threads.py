@@ -3,8 +3,11 @@
 An issue or PR becomes a *proposal* of a paper or method when its title, body
 or comments cite the paper (an arXiv URL, an `arXiv:` label, or a bare id
 outside code and logs) or name a catalog method (the alias matching shared
-with the commit linker, with the same guards). Each link keeps its evidence:
-which text (title, body, comment id), the identifier, the rule, a confidence.
+with the commit linker, with the same guards). A title's conventional-commit
+scope (`feat(ppo):`) and a file name (`dpo.py`) name nothing; a class built
+from a method's capitals and a role word (`RayPPOTrainer`) names that method.
+Each link keeps its evidence: which text (title, body, comment id), the
+identifier, the rule, a confidence.
 """
 
 from __future__ import annotations
