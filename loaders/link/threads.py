@@ -38,6 +38,8 @@ _FILE_SUFFIX = re.compile(r"\.(?:py|ya?ml|sh|md|json|toml|txt|ipynb|cfg)\b")
 # A class named by a method's capitals and a role word ("DPOTrainModule", "RayPPOTrainer"): the
 # capitals are that method's name. Split so the matcher sees them as a word.
 _CLASS_COMPOUND = re.compile(r"(?<![\w-])((?:[A-Z][a-z]+)*)([A-Z][A-Z0-9+]+)((?:[A-Z][a-z]+)+)(?![\w-])")
+# What every such compound contains (two capitals, then a capitalised word): a cheap test first.
+_COMPOUND_EDGE = re.compile(r"[A-Z][A-Z0-9+][A-Z][a-z]")
 
 
 @dataclass(frozen=True)
@@ -128,7 +130,7 @@ def _split_compounds(text: str, matcher: MethodMatcher) -> str:
         # `grpo_trainer` spelling in any case rather than as the exact "GRPO".
         return f"{prefix} {capitals}\u00b7{role}" if prefix else f"{capitals}\u00b7{role}"
 
-    return _CLASS_COMPOUND.sub(split, text)
+    return _CLASS_COMPOUND.sub(split, text) if _COMPOUND_EDGE.search(text) else text
 
 
 def _names_a_file(text: str, end: int) -> bool:
