@@ -34,7 +34,9 @@ general-method threshold is `TITLE_ONLY_GENERAL_THRESHOLD`. The reasons say
 From a title alone, RL with no learner named and none contested counts as RL
 for language models for a paper from `LM_ERA_FROM_YEAR` on (`lm-era`): titles
 without abstracts come from RL-for-LM lists, where the rest of such titles are
-classic RL from before that year.
+classic RL from before that year. A title alone that names one application
+domain (`application-domain`: audio, video, RAG, medical, ...) proposes that
+domain's method, not a general one.
 
 **List headings** (`HEADING_RULES`): a paper from a curated list comes with the
 sections it is filed under ("Reward Design", "Policy Optimization", "Surveys").
@@ -1245,8 +1247,9 @@ def screen_by_rules(
         if title_only:
             method_score = min(method_score, TITLE_ONLY_GENERAL_THRESHOLD - 0.5)
     threshold = TITLE_ONLY_GENERAL_THRESHOLD if title_only else GENERAL_THRESHOLD
-    # Contested evidence (another learner, or no training at all) keeps a paper, not a method claim.
-    contested = title_only and any(h.side in ("non-lm", "non-rl") for h in hits)
+    # Contested evidence (another learner, or no training at all) keeps a paper, not a method claim;
+    # so does one application domain named in a title alone: the method is that domain's.
+    contested = title_only and (domain_title or any(h.side in ("non-lm", "non-rl") for h in hits))
     general = is_rl_llm and not contested and method_score >= threshold
     if not is_rl_llm:
         kind = "not-rl-llm"
