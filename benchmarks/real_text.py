@@ -85,8 +85,10 @@ def names_the_method(label: str, name: str, long_name: str | None) -> bool:
 
 
 def paper_year(arxiv_id: str) -> int:
-    """The year a new-style arXiv id was submitted in (`2503.14476` -> 2025), as the loader reads it."""
-    return 2000 + int(arxiv_id[:2])
+    """The year an arXiv id was submitted in (`2503.14476` -> 2025), as the loader reads it."""
+    from uptake.loaders.link.arxiv_ids import year_month
+
+    return int(year_month(arxiv_id)[:4])
 
 
 def composed_abstracts() -> dict[str, str]:

@@ -325,7 +325,6 @@ _TRIPLE_QUOTE, _TRIPLE_APOS = '"' * 3, "'" * 3
 _UNREACHED = "new-file; nothing in this change imports, registers or runs it"
 _PACKAGE_INIT = re.compile(r"^((?:[^/]+/)*?)([^/]+)/__init__\.py$")  # folder, package
 _PACKAGING = re.compile(r"^((?:[^/]+/)*?)(?:setup\.py|pyproject\.toml)$")
-_IMPORTED_PACKAGE = re.compile(r"^\+\s*(?:from|import)\s+(\w+)", re.M)
 _IMPORT = re.compile(r"^\+\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+))", re.M)
 _ENTRY = re.compile(r"__main__|\bregist\w*\(|@\w*regist|add_argument\(")  # runs or registers itself
 _RECIPE = re.compile(r"(?:^|/)recipes?/", re.I)
@@ -1065,7 +1064,9 @@ class CommitLinker:
     def _builds_on_framework(self, text: str) -> bool:
         """Whether a file's added lines import another catalog framework's package: a role class
         there is that framework's (`from trl import RewardTrainer`), the method the catalog means."""
-        return any(m.group(1).lower() in self.foreign for m in _IMPORTED_PACKAGE.finditer(text))
+        return any(
+            (m.group(1) or m.group(2)).split(".")[0].lower() in self.foreign for m in _IMPORT.finditer(text)
+        )
 
     def _citations(self, f: FileDiff, found: list[tuple[int, str]], papers: dict) -> list[Link]:
         """Methods a file's added lines cite, by arXiv link or paper title, each where it is cited
