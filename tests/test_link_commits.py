@@ -195,6 +195,16 @@ def test_string_literals_that_select_behaviour_implement(line):
     assert (link.rel, link.rule) == (IMPLEMENTS, "option-value")
 
 
+def test_an_option_passed_on_through_a_keyword_dict_implements():
+    """`trainer_kwargs["epsilon_high"] = ...` is the same option as `Trainer(epsilon_high=...)`;
+    the same key written into a batch or a result is data, not an option."""
+    passed = links("Some change", added("fw/build.py", '    trainer_kwargs["epsilon_high"] = cfg.clip_high'))
+    assert (passed[("Method", "dapo")].rel, passed[("Method", "dapo")].rule) == (IMPLEMENTS, "option-value")
+    for line in ('    batch["epsilon_high"] = clip', '    metrics["epsilon_high"] = clip'):
+        found = links("Some change", added("fw/build.py", line)).get(("Method", "dapo"))
+        assert found is None or found.rel == MENTIONS
+
+
 def test_ambiguous_alias_needs_a_second_signal():
     diff = added("fw/loss.py", '    if self.loss_type == "ipo":')
     alone = links("Refactor the losses", diff)[("Method", "ipo")]

@@ -318,7 +318,7 @@ class AddedBlocks:
 _CODE_PLACE = Place("code")
 _NOT_ADDED = re.compile(r"^[-@\\ ]", re.M)  # removed lines, hunk headers, "\ No newline"
 # Reasons a literal selects that its own line shows whatever surrounds it.
-_LINE_DECIDES = {"compare", "option-default", "flag", "registry-key", "choices"}
+_LINE_DECIDES = {"compare", "option-default", "flag", "registry-key", "choices", "keyword-argument"}
 _TRIPLE_QUOTE, _TRIPLE_APOS = '"' * 3, "'" * 3
 
 

@@ -23,6 +23,8 @@ _SELECT_KEYWORDS = {"default", "choices", "const", "default_factory"}
 _REGISTRY_CALL = re.compile(r"regist", re.IGNORECASE)  # register(...), registry.add(...)
 _CONSTANT = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
 _REGISTRY_WORD = re.compile(r"regist|mapping|_map$|_fns?$|dispatch", re.IGNORECASE)
+# A dict of keyword arguments being filled for a call: its keys are the callee's options.
+_KEYWORD_ARGUMENTS = re.compile(r"(?:^|_)(?:kw)?args$", re.IGNORECASE)
 _PREFIX = re.compile(r"^[rbuf]*", re.IGNORECASE)
 
 
@@ -30,7 +32,8 @@ _PREFIX = re.compile(r"^[rbuf]*", re.IGNORECASE)
 class Place:
     """What an added token is: `code`, `comment`, `docstring` or `string`. For a string: whether
     the alias is the whole literal (`"ipo"`, `"--ipo"`) and, if so, whether the literal selects
-    behaviour (`why`: compare, option-default, choices, registry-key, flag); empty otherwise."""
+    behaviour (`why`: compare, option-default, choices, registry-key, flag, keyword-argument);
+    empty otherwise."""
 
     kind: str
     whole: bool = False
@@ -137,8 +140,11 @@ class PythonBlock:
             return "registry-key"
         if opener.string == "[" and after and after.string == "]" and lead is not None:
             follows = sig[i + 2] if i + 2 < len(sig) else None
-            if follows is not None and follows.string == "=" and _registry_name(lead.string):
-                return "registry-key"
+            if follows is not None and follows.string == "=":
+                if _registry_name(lead.string):
+                    return "registry-key"
+                if _KEYWORD_ARGUMENTS.search(lead.string):
+                    return "keyword-argument"  # trainer_kwargs["use_weighting"] = ...: an option passed on
         if opener.string in "([{" and lead is not None and lead.string == "=" and lead2 is not None:
             if (
                 lead2.type == NAME
