@@ -103,3 +103,19 @@ def test_names_imply_their_spellings_in_prose_and_code():
     # `++` cannot appear in an identifier: the name is spelled out for code.
     hits = [(h.alias.slug, h.alias.kind) for h in CodeAliasIndex([plus]).scan("est == 'reinforce_plus_plus'")]
     assert hits == [("reinforce-pp", "identifier")]
+
+
+def test_a_name_of_several_words_is_found_however_its_words_are_joined():
+    baseline = Method("reinforce-pp-baseline", "REINFORCE++-baseline", ("reinforce_plus_plus_baseline",))
+    plus = Method("reinforce-pp", "REINFORCE++", ("REINFORCE++",))
+    dr = Method("dr-grpo", "Dr. GRPO", ("Dr. GRPO",))
+    mask = Method("icepop", "IcePop", ("token-mask",), ("token-mask",))
+    matcher = MethodMatcher([baseline, plus, dr, mask])
+    for text, slug in (
+        ("[algo] support reinforce++ baseline (#6385)", "reinforce-pp-baseline"),
+        ("Add Dr GRPO loss", "dr-grpo"),
+        ("Add Dr-GRPO loss", "dr-grpo"),
+    ):
+        assert [m.slug for m in matcher.find(text)] == [slug], text
+    # A lower-case hyphenated value is a config spelling: its words in prose name nothing.
+    assert matcher.find("fix the token mask of padded prompts") == []

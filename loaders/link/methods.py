@@ -65,14 +65,29 @@ def method_names(method) -> tuple[str, ...]:
     for alias in method.aliases:
         if _SNAKE.match(alias):
             names += [alias.replace("_", "-"), alias.replace("_", " ")]
+    names += [variant for name in names for variant in _separator_variants(name)]
     return tuple(dict.fromkeys(n for n in names if len(n) >= 2))
+
+
+_PROSE_NAME = re.compile(r"^(?=.*[A-Z])[\w+.\- ]+$")  # capitals, no underscore, remark or list: a name
+_WORD_SEPARATOR = re.compile(r"(?<=[\w+.])(?:-|\.? )(?=\w)")  # "GSPO-token", "Dr. GRPO", "Online DPO"
+
+
+def _separator_variants(name: str) -> list[str]:
+    """A name of several words as writers also join them: a hyphen for a space and back, and an
+    abbreviation's dot dropped ("REINFORCE++ baseline", "Dr GRPO"). Only names written with
+    capitals: a lower-case hyphenated value (`token-mask`) is a config spelling, not prose."""
+    if not _PROSE_NAME.match(name) or not _WORD_SEPARATOR.search(name):
+        return []
+    return [_WORD_SEPARATOR.sub(sep, name) for sep in ("-", " ")]
 
 
 def ambiguous_names(method) -> set[str]:
     """The lower-cased spellings of `method_names` that need context: those of ambiguous aliases."""
-    ambiguous = {a.lower() for a in getattr(method, "ambiguous_aliases", ()) or ()}
+    listed = getattr(method, "ambiguous_aliases", ()) or ()
+    ambiguous = {a.lower() for a in listed}
     spelled = {a.replace("_", sep) for a in ambiguous for sep in "- " if _SNAKE.match(a)}
-    return ambiguous | spelled
+    return ambiguous | spelled | {v.lower() for a in listed for v in _separator_variants(a)}
 
 
 def _capitals_of_short_value(text: str, alias: str) -> bool:
