@@ -370,6 +370,20 @@ def test_new_module_implements_only_when_reached():
     assert (later[("Method", "kto")].rel, later[("Method", "kto")].rule) == (IMPLEMENTS, "wiring")
 
 
+def test_a_class_in_a_new_module_implements_only_when_reached():
+    module = added("fw/agents/policy.py", "class GRPOTrainer:", "    pass", status="A")
+    alone = links("Refactor the samplers", module)[("Method", "grpo")]
+    assert alone.rel == MENTIONS and "its new module is reached by nothing" in alone.rule
+    # A change that says what it adds is its own second signal: the class is the method's trainer.
+    said = links("Add a GRPO trainer", module)[("Method", "grpo")]
+    assert said.rel == IMPLEMENTS and said.rule.endswith("message names it")
+    exported = links("Refactor the samplers", module, added("fw/__init__.py", "from .agents.policy import *"))
+    assert (exported[("Method", "grpo")].rel, exported[("Method", "grpo")].rule) == (IMPLEMENTS, "class-def")
+    # In a module that already exists, the class is as reachable as the module.
+    grown = links("Refactor", added("fw/agents/policy.py", "class GRPOTrainer:", "    pass"))
+    assert grown[("Method", "grpo")].rel == IMPLEMENTS
+
+
 def test_vendored_copies_and_recipes_are_marked():
     linker = CommitLinker(METHODS, vendored_packages=["otherfw"])
     copied = {

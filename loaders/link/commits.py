@@ -323,6 +323,7 @@ _TRIPLE_QUOTE, _TRIPLE_APOS = '"' * 3, "'" * 3
 
 
 _UNREACHED = "new-file; nothing in this change imports, registers or runs it"
+_UNREACHED_CLASS = "its new module is reached by nothing in this change"
 _PACKAGE_INIT = re.compile(r"^((?:[^/]+/)*?)([^/]+)/__init__\.py$")  # folder, package
 _PACKAGING = re.compile(r"^((?:[^/]+/)*?)(?:setup\.py|pyproject\.toml)$")
 _IMPORT = re.compile(r"^\+\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+))", re.M)
@@ -877,6 +878,7 @@ class CommitLinker:
             line = line[1:]  # the added text, without the diff's `+`
             s, e = hit.start - line_start - 1, hit.end - line_start - 1
             ambiguous = self.index.is_ambiguous(alias)
+            unreached = False
             verdict = _recipe_verdict(alias, line, s, e, f.path) if recipe and category == "example" else None
             if verdict is not None:
                 rule, confidence = verdict
@@ -909,13 +911,17 @@ class CommitLinker:
                     continue
                 rule, confidence = verdict
                 rel = IMPLEMENTS
-                if not self._doubt(alias, text):
+                new_class = rule == "class-def" and f.status == "A" and not vendored
+                unreached = new_class and not _reached(f, scanned)
+                if not unreached and not self._doubt(alias, text):
                     plain.add(alias.slug)
                 if confidence == 0.0:
                     if rule != "code-word" or ambiguous or alias.slug in code_words:
                         continue
                     rel, confidence = MENTIONS, 0.4
             doubt = self._doubt(alias, text) if rel == IMPLEMENTS else ""
+            if rel == IMPLEMENTS and unreached:
+                doubt = doubt or _UNREACHED_CLASS  # a class nothing reaches yet, unless the change says why
             around = (
                 text[text.rfind("\n", 0, max(0, line_start - 1)) + 1 : line_start + len(line) + 1]
                 if doubt
