@@ -20,7 +20,8 @@ IMPLEMENTS (the commit makes the method usable):
 
 MENTIONS (the commit talks about it): documents, comments, citations, tests alone,
 examples alone, the commit message alone, and everything a revert adds; a new module that
-nothing in the change reaches; TODOs.
+nothing in the change reaches (and a method's class in it, unless the change gives a second
+signal); TODOs.
 
 Guards: vendored third-party paths, another framework's package and a whole repository copied in
 are marked vendored; reverts never implement; catalog-flagged ambiguous aliases, plain words,
