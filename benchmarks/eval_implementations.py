@@ -1,6 +1,6 @@
 """Accuracy of first implementations against hand-verified labels.
 
-    python -m benchmarks.eval_implementations --mirrors DIR [--set dev|new|unseen|all] [--leave-one-out]
+    python -m benchmarks.eval_implementations --mirrors DIR [--set dev|new|unseen|...|all] [--leave-one-out]
         [--workers 2] [--show-all]
 
 DIR holds fetched framework repositories, found as DIR/<owner>+<name>/repo, DIR/<owner>+<name>.git,
@@ -22,7 +22,9 @@ Label sets:
 * `blind`: benchmarks/data/blind_implementations.jsonl and blind_negatives.jsonl, frameworks of
   the product's catalog that had no labels, labelled with git alone and scored before any rule
   looked at them; also scored with the aliases only their own history holds dropped.
-* `all`: the five.
+* `blind2`: benchmarks/data/blind2_implementations.jsonl and blind2_negatives.jsonl, the next three
+  catalog frameworks (AReaL, slime, prime-rl), labelled the same way after every rule before it.
+* `all`: the six.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -78,7 +80,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "new": ("new_implementations.jsonl", "new_negatives.jsonl"),
                "unseen": ("unseen_implementations.jsonl", "unseen_negatives.jsonl"),
                "fresh": ("fresh_implementations.jsonl", "fresh_negatives.jsonl"),
-               "blind": ("blind_implementations.jsonl", "blind_negatives.jsonl")}  # fmt: skip
+               "blind": ("blind_implementations.jsonl", "blind_negatives.jsonl"),
+               "blind2": ("blind2_implementations.jsonl", "blind2_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -432,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-_OWN_ALIASES_DROPPED = ("blind",)  # label sets of frameworks in the product's catalog
+_OWN_ALIASES_DROPPED = ("blind", "blind2")  # label sets of frameworks in the product's catalog
 
 
 def aliases_dropped(args, methods: list, dev: dict, scored: dict) -> dict[str, list]:
