@@ -19,6 +19,7 @@ class Method:
     arxiv_id: str | None = None
     change_detail: str = ""
     paper_title: str | None = None
+    family: str = ""
 
 
 METHODS = [

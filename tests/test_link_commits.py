@@ -384,6 +384,21 @@ def test_a_class_in_a_new_module_implements_only_when_reached():
     assert grown[("Method", "grpo")].rel == IMPLEMENTS
 
 
+def test_an_ambiguous_preference_method_needs_preference_pairs_in_the_change():
+    """`IPO` in an RL loss with no chosen or rejected answer in sight is some other IPO, even when
+    the message says IPO; beside preference pairs it is the preference loss."""
+    ipo = Method("ipo", "IPO", ("IPO", "ipo"), ("IPO", "ipo"), "2310.12036", family="preference")
+    linker = CommitLinker([ipo])
+    policy = added("fw/rl/loss.py", '    type: Literal["ipo"] = "ipo"', "    mask = probs_diff > threshold")
+    other = {lk.key: lk for lk in linker.link("Add the IPO loss (#2798)", [policy]).links}["ipo"]
+    assert other.rel == MENTIONS and other.rule.endswith("(and no preference pairs in the change)")
+    pairs = added(
+        "fw/rl/loss.py", '    type: Literal["ipo"] = "ipo"', "    h = chosen_logratios - rejected_logratios"
+    )
+    found = {lk.key: lk for lk in linker.link("Add the IPO loss (#2798)", [pairs]).links}["ipo"]
+    assert (found.rel, found.rule.rsplit(", ", 1)[-1]) == (IMPLEMENTS, "message names it")
+
+
 def test_vendored_copies_and_recipes_are_marked():
     linker = CommitLinker(METHODS, vendored_packages=["otherfw"])
     copied = {

@@ -579,6 +579,8 @@ class CommitLinker:
         # Methods whose paper is a model's report: it brings many techniques, and code citing it
         # for one of them does not say which.
         self.reported = {m.slug for m in methods if _is_report(getattr(m, "paper_title", None))}
+        # Preference methods train on pairs: one whose name is ambiguous needs pairs in sight.
+        self.pairwise = {m.slug for m in methods if getattr(m, "family", None) == "preference"}
         self.slugs_of_title: dict[str, list[str]] = {}  # how code cites a paper by its title
         for m in methods:
             cue = _code_title_cue(getattr(m, "paper_title", None))
@@ -763,11 +765,16 @@ class CommitLinker:
         Otherwise it is a MENTIONS saying why."""
         lowered = message.lower()
         documented = None  # methods the added documentation names, read only when needed
+        pairs = None  # whether the change works on preference pairs, read only when needed
         for slug, link in list(best.items()):
             if link.rel != IMPLEMENTS or not link.needs_signal:
                 continue
             title = self.titles.get(slug)
-            if self.paper_of.get(slug) in papers:
+            if slug in self.pairwise and pairs is None:
+                pairs = _works_on_pairs(message, scanned)
+            if slug in self.pairwise and not pairs:
+                signal = ""  # `IPO` in a change with no chosen or rejected answer is another IPO
+            elif self.paper_of.get(slug) in papers:
                 signal = "arXiv id"
             elif title and title in lowered:
                 signal = "paper title"
@@ -783,9 +790,14 @@ class CommitLinker:
             elif slug in (documented := self._documented(scanned) if documented is None else documented):
                 signal = "the change's documentation names it"  # "OPD (On-Policy Distillation)"
             else:
+                signal = ""
+            if not signal:
+                unpaired = (
+                    " (and no preference pairs in the change)" if slug in self.pairwise and not pairs else ""
+                )
                 best[slug] = dataclasses.replace(
                     link, rel=MENTIONS, confidence=0.4,
-                    rule=f"{link.rule}; {link.needs_signal} without a second signal",
+                    rule=f"{link.rule}; {link.needs_signal} without a second signal{unpaired}",
                 )  # fmt: skip
                 continue
             best[slug] = dataclasses.replace(link, rule=f"{link.rule}; {link.needs_signal}, {signal}")
@@ -1123,6 +1135,15 @@ def _called_elsewhere(name: str, scanned: list) -> bool:
     """Whether an added line of the change other than the definition uses `name`."""
     pattern = re.compile(rf"^\+(?![ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+{name}\b).*\b{name}\b", re.M)
     return any(name in f.text and pattern.search(f.text) for f, _ in scanned)
+
+
+_PAIRS = re.compile(r"chosen|rejected|prefer|pairwise|dpo", re.IGNORECASE)
+
+
+def _works_on_pairs(message: str, scanned: list) -> bool:
+    """Whether a change speaks of preference pairs anywhere: its message, a path or added text."""
+    texts = (message, *(t for f, _ in scanned for t in (f.path, f.text)))
+    return any(_PAIRS.search(text) for text in texts)
 
 
 def _reached(f: FileDiff, scanned: list) -> bool:
