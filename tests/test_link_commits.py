@@ -165,6 +165,7 @@ def test_path_categories(path, category):
         (added("fw/loss.py", "    epsilon_high = None  # TODO: wire it"), "option-name"),
         (added("fw/loss.py", "    x = 1", "    # FIXME: dapo epsilon_high"), "todo"),
         (added("fw/loss.py", "    x = 1  # dapo uses epsilon_high"), "code-comment"),
+        (added("fw/loss.py", '    adv: Literal["grpo"] = "grpo"  # can also add dapo here'), "todo"),
         (added("fw/loss.py", '    logger.info("falling back from dapo")'), "string-literal"),
         (added("fw/run.py", '    cmd = ["python", "-m", "fw.train", "--algo", "dapo"]'), "string-literal"),
     ],

@@ -77,7 +77,12 @@ _CI = re.compile(
 _YAML = re.compile(r"\.(?:ya?ml)$", re.I)
 _HASH_COMMENT = re.compile(r"\.(?:py|pyi|ya?ml|toml|sh|cfg|ini)$|(?:^|/)(?:Dockerfile|Makefile)", re.I)
 _PYTHON = re.compile(r"\.pyi?$", re.I)
-_TODO = re.compile(r"\b(?:TODO|FIXME|XXX)\b")  # a plan to implement is not an implementation
+# A plan to implement is not an implementation: a TODO, or prose saying what could come later.
+_TODO = re.compile(
+    r"\b(?:TODO|FIXME|XXX)\b"
+    r"|(?i:\b(?:can|could|may|might) also (?:add|use|support|try)\b|\bin the future\b"
+    r"|\bnot (?:yet )?(?:supported|implemented)\b|\b(?:will|to) be (?:added|supported|implemented)\b)"
+)
 _REVERT = re.compile(r"^Revert\b", re.IGNORECASE)
 _REVERTS_SHA = re.compile(r"This reverts commit ([0-9a-f]{7,40})", re.IGNORECASE)
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)", re.MULTILINE)
