@@ -49,6 +49,10 @@ class MethodEntry:
     family: str
     ambiguous_aliases: tuple[str, ...] = ()
     paper_date: str | None = None  # the paper's first arXiv version, ISO date
+    # The method's defining computation as a regular expression over one added line of package
+    # code, and what the change's message or paths must also say for that line to be this method.
+    computation: str | None = None
+    computation_context: str | None = None
 
 
 @dataclass(frozen=True)
@@ -177,6 +181,17 @@ def _choice(row: _Row, field: str, allowed: tuple[str, ...], *, nullable: bool =
     return value
 
 
+def _pattern(row: _Row, field: str) -> str | None:
+    """An optional regular expression, checked to compile."""
+    value = _text(row, field, nullable=True)
+    if value is not None:
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise row.fail(field, f"is not a regular expression ({exc})") from None
+    return value
+
+
 def _texts(row: _Row, field: str, *, min_items: int = 0) -> tuple[str, ...]:
     value = row.data.get(field, [])
     if not isinstance(value, list):
@@ -223,7 +238,11 @@ _METHOD_FIELDS = ("slug", "name", "aliases", "arxiv_id", "paper_title", "parent"
 
 
 def _method(row: _Row) -> MethodEntry:
-    _check_fields(row, _METHOD_FIELDS + ("family",), ("ambiguous_aliases", "paper_date"))
+    _check_fields(
+        row,
+        _METHOD_FIELDS + ("family",),
+        ("ambiguous_aliases", "paper_date", "computation", "computation_context"),
+    )
     aliases = _texts(row, "aliases", min_items=1)
     ambiguous = _texts(row, "ambiguous_aliases")
     for alias in ambiguous:
@@ -241,7 +260,11 @@ def _method(row: _Row) -> MethodEntry:
         family=_choice(row, "family", FAMILIES),
         ambiguous_aliases=ambiguous,
         paper_date=_iso_date(row, "paper_date") if row.data.get("paper_date") is not None else None,
+        computation=_pattern(row, "computation"),
+        computation_context=_pattern(row, "computation_context"),
     )
+    if (entry.computation is None) != (entry.computation_context is None):
+        raise row.fail("computation_context", "must be given exactly when computation is given")
     if entry.paper_date and not entry.arxiv_id:
         raise row.fail("paper_date", "given without arxiv_id")
     if entry.arxiv_id and not entry.paper_title:

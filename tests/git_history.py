@@ -20,6 +20,8 @@ class Method:
     change_detail: str = ""
     paper_title: str | None = None
     family: str = ""
+    computation: str | None = None
+    computation_context: str | None = None
 
 
 METHODS = [

@@ -196,7 +196,11 @@ BAD_METHODS = [
     ("title-missing", changed(METHODS, 0, paper_title=None), 1, "paper_title", "required when arxiv_id"),
     ("cycle", changed(METHODS, 0, parent="dr-grpo", change="other"), 1, "parent", "lineage loops"),
     ("not-text", changed(METHODS, 0, name=3), 1, "name", "must be a string"),
-]
+    ("bad-computation", changed(METHODS, 0, computation="log(", computation_context="rm"), 1, "computation",
+     "is not a regular expression"),
+    ("computation-alone", changed(METHODS, 0, computation="logsigmoid"), 1, "computation_context",
+     "exactly when computation"),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(

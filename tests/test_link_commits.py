@@ -400,6 +400,25 @@ def test_an_ambiguous_preference_method_needs_preference_pairs_in_the_change():
     assert (found.rel, found.rule.rsplit(", ", 1)[-1]) == (IMPLEMENTS, "message names it")
 
 
+def test_a_method_known_by_what_it_computes_implements_where_the_change_says_what_for():
+    bt = Method(
+        "bt-reward-model", "Bradley-Terry reward model", ("RewardTrainer",), family="reward-model",
+        computation=r"logsigmoid\(\s*\w+\s-\s\w+\)", computation_context=r"reward[ _-]?model|_rm\b",
+    )  # fmt: skip
+    linker = CommitLinker([bt])
+    loss = added("fw/engine/pairwise.py", "    loss = -F.logsigmoid(chosen - rejected).mean()")
+
+    def found(message, *files):
+        return {lk.key: lk for lk in linker.link(message, list(files)).links}.get("bt-reward-model")
+
+    link = found("Add reward model fine-tuning (#331)", loss)
+    assert (link.rel, link.rule, link.location) == (IMPLEMENTS, "computation", "fw/engine/pairwise.py:10")
+    assert found("Initial commit", loss, added("fw/train_rm.py", "main()", status="A")).rel == IMPLEMENTS
+    assert found("Add pairwise ranking", loss) is None  # the same loss, nothing says it trains a reward model
+    commented = added("fw/engine/pairwise.py", "    # loss = -F.logsigmoid(chosen - rejected)")
+    assert found("Add reward model fine-tuning", commented) is None
+
+
 def test_vendored_copies_and_recipes_are_marked():
     linker = CommitLinker(METHODS, vendored_packages=["otherfw"])
     copied = {

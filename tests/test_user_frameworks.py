@@ -43,7 +43,7 @@ def acme_history(path) -> tuple[Repo, dict[str, str]]:
     r = Repo(path)
     shas = {"root": r.commit("Initial commit", {"README.md": "# rlkit\n", "rlkit/__init__.py": ""})}
     shas["grpo"] = r.commit(
-        "Add a group-relative trainer (#4)",
+        "Add a GRPO trainer (#4)",
         {"rlkit/grpo_trainer.py": "class GRPOTrainer:\n    beta: float = 0.0\n"},
     )
     r.git("tag", "v0.1")

@@ -584,6 +584,13 @@ class CommitLinker:
         # Methods whose paper is a model's report: it brings many techniques, and code citing it
         # for one of them does not say which.
         self.reported = {m.slug for m in methods if _is_report(getattr(m, "paper_title", None))}
+        # Methods known by what they compute (the catalog's `computation`), with what the change
+        # must also say for the line to be that method (`computation_context`).
+        self.computations = {
+            m.slug: (re.compile(m.computation), re.compile(m.computation_context, re.IGNORECASE))
+            for m in methods
+            if getattr(m, "computation", None)
+        }
         # Preference methods train on pairs: one whose name is ambiguous needs pairs in sight.
         self.pairwise = {m.slug for m in methods if getattr(m, "family", None) == "preference"}
         self.slugs_of_title: dict[str, list[str]] = {}  # how code cites a paper by its title
@@ -632,6 +639,8 @@ class CommitLinker:
             cited = self._citations(f, hints[i], papers) if i in hints else []
             copied = self._copied_from(f.path) or _inside_import(f, imported)
             self._link_file(f, category, comments, hits, best, code_words, plain, copied, scanned, cited)
+        for link in self._computations(message, scanned, best):
+            _keep(best, link)
         named = {m.slug: m for m in self.matcher.find(message)}
         for slug, m in named.items():
             link = best.get(slug)
@@ -1053,6 +1062,20 @@ class CommitLinker:
                 out[folder] = foreign.pop()
         return out
 
+    def _computations(self, message: str, scanned: list, best: dict) -> Iterator[Link]:
+        """A method the change computes: an added line of the framework's own package code doing
+        what defines it (a Bradley-Terry pairwise loss), in a change whose message or paths say
+        what it is for (a reward model). Frameworks name such code their own way, if at all."""
+        said = "\n".join([message, *(f.path for f, _ in scanned)])
+        for slug, (computes, context) in self.computations.items():
+            if ((old := best.get(slug)) and old.rel == IMPLEMENTS) or not context.search(said):
+                continue
+            code = (f for f, (category, _) in scanned if category == "code" and not self._copied_from(f.path))
+            found = next(filter(None, (_computing_line(f, computes) for f in code)), None)
+            if found:
+                where, text = found
+                yield Link(IMPLEMENTS, "Method", slug, "diff", where, text[:80], "computation", 0.75)
+
     def _wiring(self, f: FileDiff) -> Iterator[Link]:
         """An added import of a module named after a method (`from .dapo_loss import ...`):
         the change wires that module into code users run."""
@@ -1149,6 +1172,16 @@ def _works_on_pairs(message: str, scanned: list) -> bool:
     """Whether a change speaks of preference pairs anywhere: its message, a path or added text."""
     texts = (message, *(t for f, _ in scanned for t in (f.path, f.text)))
     return any(_PAIRS.search(text) for text in texts)
+
+
+def _computing_line(f: FileDiff, computes: re.Pattern) -> tuple[str, str] | None:
+    """(path:line, text) of the first added line of `f` that computes, outside a comment."""
+    comments = _HASH_COMMENT.search(f.path) is not None
+    for m in computes.finditer(f.text):
+        line_start, line = _line_at(f.text, m.start())
+        if line.startswith("+") and not (comments and _in_comment(line, m.start() - line_start)):
+            return f"{f.path}:{_line_number(f.text, line_start)}", m.group(0)
+    return None
 
 
 def _reached(f: FileDiff, scanned: list) -> bool:
