@@ -436,6 +436,21 @@ def test_vendored_copies_and_recipes_are_marked():
     assert links("Doc", added("examples/README.md", "Run DAPO."))[("Method", "dapo")].rel == MENTIONS
 
 
+def test_a_new_recipe_named_after_a_method_runs_it_when_the_change_says_so():
+    config = added("examples/math/gsm8k_dapo.yaml", "actor:", "  lr: 1e-6", status="A")
+    said = links("Support DAPO (#408)", config)[("Method", "dapo")]
+    assert (said.rel, said.location, said.evidence().props()["implementation"]) == (
+        IMPLEMENTS, "examples/math/gsm8k_dapo.yaml:1", "recipe",
+    )  # fmt: skip
+    assert said.rule.startswith("recipe-file; a recipe named after it, message names it")
+    # Its name alone may be a dataset's or a family's; an example program is judged by its code.
+    assert links("Add examples", config)[("Method", "dapo")].rel == MENTIONS
+    program = links("Support DAPO", added("examples/train_dapo.py", "main()", status="A")).get(
+        ("Method", "dapo")
+    )
+    assert program is None or not program.rule.startswith("recipe-file")
+
+
 def test_a_name_beside_an_ambiguous_alias_is_a_second_signal():
     tis = Method("tis", "TIS", ("TIS", "tis", "truncated importance sampling"), ("TIS", "tis"))
     linker = CommitLinker([*METHODS, tis])

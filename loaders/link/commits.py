@@ -336,6 +336,7 @@ _IMPORT = re.compile(r"^\+\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+))", 
 _ENTRY = re.compile(r"__main__|\bregist\w*\(|@\w*regist|add_argument\(")  # runs or registers itself
 _RECIPE = re.compile(r"(?:^|/)recipes?/", re.I)
 _RUNNABLE = re.compile(r"\.(?:sh|ya?ml|py|toml|json)$", re.I)
+_RECIPE_CONFIG = re.compile(r"\.(?:sh|ya?ml|toml|json)$", re.I)  # a recipe that only sets options
 _ASSIGNED = re.compile(r"[\w.-]+\s*[=:]\s*[\"']?$")  # `adv_estimator=`, `loss_type: "`
 _STRING = re.compile(r"""(["'])(-{0,2}[A-Za-z][\w.-]{2,48})\1""")
 _FLAG_STRING = re.compile(r"""(["'])(-{1,2}[A-Za-z][\w.-]{2,48})\1""")
@@ -877,6 +878,13 @@ class CommitLinker:
                     link = dataclasses.replace(
                         link, rel=MENTIONS, confidence=0.5, needs_signal="", rule=_UNREACHED
                     )
+                _keep(best, mark(link))
+        if f.status == "A" and recipe and _RECIPE_CONFIG.search(f.path):
+            # A new runnable recipe named after a method (`gsm8k_reinforce_baseline.yaml`) runs it
+            # when the change also says so; alone, the name may mean the family or a dataset.
+            for alias in (a for a in self.index.path_hits(f.path) if a.kind != "path"):
+                link = Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:1", alias.alias,
+                            "recipe-file", 0.6, "a recipe named after it")  # fmt: skip
                 _keep(best, mark(link))
         if category == "code" and _PYTHON.search(f.path) and "import" in f.text:
             for link in self._wiring(f):
