@@ -117,5 +117,7 @@ def test_a_name_of_several_words_is_found_however_its_words_are_joined():
         ("Add Dr-GRPO loss", "dr-grpo"),
     ):
         assert [m.slug for m in matcher.find(text)] == [slug], text
+    minority = Method("hem", "High-entropy minority tokens", ("High-entropy minority tokens",))
+    assert [m.slug for m in MethodMatcher([minority]).find("high entropy minority token training")] == ["hem"]
     # A lower-case hyphenated value is a config spelling: its words in prose name nothing.
     assert matcher.find("fix the token mask of padded prompts") == []

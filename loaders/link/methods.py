@@ -70,16 +70,20 @@ def method_names(method) -> tuple[str, ...]:
 
 
 _PROSE_NAME = re.compile(r"^(?=.*[A-Z])[\w+.\- ]+$")  # capitals, no underscore, remark or list: a name
+_PLURAL_END = re.compile(r"[a-z]{3,}[^s]s$")
 _WORD_SEPARATOR = re.compile(r"(?<=[\w+.])(?:-|\.? )(?=\w)")  # "GSPO-token", "Dr. GRPO", "Online DPO"
 
 
 def _separator_variants(name: str) -> list[str]:
     """A name of several words as writers also join them: a hyphen for a space and back, and an
-    abbreviation's dot dropped ("REINFORCE++ baseline", "Dr GRPO"). Only names written with
+    abbreviation's dot dropped ("REINFORCE++ baseline", "Dr GRPO"), its last word also in the
+    singular. Only names written with
     capitals: a lower-case hyphenated value (`token-mask`) is a config spelling, not prose."""
     if not _PROSE_NAME.match(name) or not _WORD_SEPARATOR.search(name):
         return []
-    return [_WORD_SEPARATOR.sub(sep, name) for sep in ("-", " ")]
+    joined = [_WORD_SEPARATOR.sub(sep, name) for sep in ("-", " ")]
+    # The last word in the singular as well ("high-entropy minority token training").
+    return joined + [n[:-1] for n in [name, *joined] if _PLURAL_END.search(n)]
 
 
 def ambiguous_names(method) -> set[str]:
