@@ -659,7 +659,18 @@ class CommitLinker:
             papers.setdefault(a.arxiv_id, Link(MENTIONS, "Paper", a.arxiv_id, "commit-message",
                                                "message", a.text, a.rule, 0.9))  # fmt: skip
         spelled = self._learn_spellings(message, named, scanned, best)
+        displaced = {}  # what a recipe named after a method stands in for, until its signal is checked
+        for slug, link in self._named_recipes(scanned, imported).items():
+            if (old := best.get(slug)) is None or old.rel != IMPLEMENTS:
+                displaced[slug], best[slug] = old, link
         self._second_signals(message, best, named, plain, papers, scanned)
+        for slug, old in displaced.items():
+            if best[slug].rel == IMPLEMENTS:
+                continue
+            if old is None:  # the recipe's name alone says nothing; what was there before stands
+                del best[slug]
+            else:
+                best[slug] = old
         if out.reverts is not None:
             best = {
                 s: Link(MENTIONS, "Method", s, lk.source_kind, lk.location, lk.identifier, "revert", 0.5)
@@ -879,13 +890,6 @@ class CommitLinker:
                         link, rel=MENTIONS, confidence=0.5, needs_signal="", rule=_UNREACHED
                     )
                 _keep(best, mark(link))
-        if f.status == "A" and recipe and _RECIPE_CONFIG.search(f.path):
-            # A new runnable recipe named after a method (`gsm8k_reinforce_baseline.yaml`) runs it
-            # when the change also says so; alone, the name may mean the family or a dataset.
-            for alias in (a for a in self.index.path_hits(f.path) if a.kind != "path"):
-                link = Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:1", alias.alias,
-                            "recipe-file", 0.6, "a recipe named after it")  # fmt: skip
-                _keep(best, mark(link))
         if category == "code" and _PYTHON.search(f.path) and "import" in f.text:
             for link in self._wiring(f):
                 _keep(best, mark(link))
@@ -1069,6 +1073,24 @@ class CommitLinker:
             if len(foreign) == 1 and all(_TEST.search(n + "/") for n in names - foreign):
                 out[folder] = foreign.pop()
         return out
+
+    def _named_recipes(self, scanned: list, imported: dict[str, str]) -> dict[str, Link]:
+        """Methods a new runnable recipe config is named after (`gsm8k_reinforce_baseline.yaml`).
+        It runs the method when the change also says so (a second signal); alone, the name may
+        be a dataset's or the method's family."""
+        found: dict[str, Link] = {}
+        for f, (category, _) in scanned:
+            if f.status != "A" or not _RECIPE_CONFIG.search(f.path):
+                continue
+            if category != "example" and not _RECIPE.search(f.path):
+                continue
+            vendored = self._copied_from(f.path) or _inside_import(f, imported)
+            for alias in self.index.path_hits(f.path):
+                if alias.kind != "path" and alias.slug not in found:
+                    link = Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:1", alias.alias,
+                                "recipe-file", 0.6, "a recipe named after it")  # fmt: skip
+                    found[alias.slug] = _mark(link, recipe=True, vendored=vendored)
+        return found
 
     def _computations(self, message: str, scanned: list, best: dict) -> Iterator[Link]:
         """A method the change computes: an added line of the framework's own package code doing
