@@ -419,21 +419,6 @@ def test_a_method_known_by_what_it_computes_implements_where_the_change_says_wha
     assert found("Add reward model fine-tuning", commented) is None
 
 
-def test_a_short_acronym_in_lower_case_in_a_body_is_the_word():
-    prime = Method("prime", "PRIME", ("PRIME", "prime"), ("PRIME", "prime"), "2502.01456")
-    linker = CommitLinker([prime])
-    config = added("fw/configs/run.toml", 'runtime = "prime"')
-
-    def found(message):
-        return {lk.key: lk for lk in linker.link(message, [config]).links}["prime"]
-
-    body = "Switch the env path\n\nThe rollout now runs on the prime runtime, the reward is scored there."
-    assert found(body).rel == MENTIONS and "without a second signal" in found(body).rule
-    # In the subject, or in the body written as the method is, it names the method.
-    assert found("Support prime reward in the rollout").rel == IMPLEMENTS
-    assert found(body.replace("the prime runtime", "PRIME")).rel == IMPLEMENTS
-
-
 def test_vendored_copies_and_recipes_are_marked():
     linker = CommitLinker(METHODS, vendored_packages=["otherfw"])
     copied = {

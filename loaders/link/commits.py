@@ -592,9 +592,6 @@ class CommitLinker:
             for m in methods
             if getattr(m, "computation", None)
         }
-        self.acronyms = {
-            m.slug for m in methods if m.name.isalpha() and m.name.isupper() and len(m.name) <= 5
-        }
         # Preference methods train on pairs: one whose name is ambiguous needs pairs in sight.
         self.pairwise = {m.slug for m in methods if getattr(m, "family", None) == "preference"}
         self.slugs_of_title: dict[str, list[str]] = {}  # how code cites a paper by its title
@@ -645,13 +642,7 @@ class CommitLinker:
             self._link_file(f, category, comments, hits, best, code_words, plain, copied, scanned, cited)
         for link in self._computations(message, scanned, best):
             _keep(best, link)
-        subject_end = len(message.split("\n", 1)[0])
-        named = {
-            m.slug: m
-            for m in self.matcher.find(message)
-            # In the body, a short acronym's word in lower case is the word ("the prime runtime").
-            if m.start < subject_end or m.slug not in self.acronyms or not m.text.islower()
-        }
+        named = {m.slug: m for m in self.matcher.find(message)}
         for slug, m in named.items():
             link = best.get(slug)
             if link and link.rel == IMPLEMENTS:
