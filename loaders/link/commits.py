@@ -869,6 +869,7 @@ class CommitLinker:
         if category == "example" and not _RUNNABLE.search(f.path):
             recipe = False
         mark = functools.partial(_mark, recipe=recipe, vendored=vendored)
+        reached = None  # whether the change reaches this file, if it is new: read once, when needed
         if f.status == "A" and category == "code":
             for alias in self.index.path_hits(f.path):
                 doubt = self._doubt(alias)
@@ -885,7 +886,9 @@ class CommitLinker:
                     0.9,
                     doubt,
                 )
-                if alias.kind != "path" and not _reached(f, scanned):
+                if alias.kind != "path" and not (
+                    reached := _reached(f, scanned) if reached is None else reached
+                ):
                     link = dataclasses.replace(
                         link, rel=MENTIONS, confidence=0.5, needs_signal="", rule=_UNREACHED
                     )
@@ -950,8 +953,9 @@ class CommitLinker:
                     continue
                 rule, confidence = verdict
                 rel = IMPLEMENTS
-                new_class = rule == "class-def" and f.status == "A" and not vendored
-                unreached = new_class and not _reached(f, scanned)
+                if rule == "class-def" and f.status == "A" and not vendored:
+                    reached = _reached(f, scanned) if reached is None else reached
+                    unreached = not reached
                 if not unreached and not self._doubt(alias, text):
                     plain.add(alias.slug)
                 if confidence == 0.0:
@@ -1096,13 +1100,13 @@ class CommitLinker:
         """A method the change computes: an added line of the framework's own package code doing
         what defines it (a Bradley-Terry pairwise loss), in a change whose message or paths say
         what it is for (a reward model). Frameworks name such code their own way, if at all."""
-        said = "\n".join([message, *(f.path for f, _ in scanned)])
         for slug, (computes, context) in self.computations.items():
-            if ((old := best.get(slug)) and old.rel == IMPLEMENTS) or not context.search(said):
+            if (old := best.get(slug)) and old.rel == IMPLEMENTS:
                 continue
             code = (f for f, (category, _) in scanned if category == "code" and not self._copied_from(f.path))
             found = next(filter(None, (_computing_line(f, computes) for f in code)), None)
-            if found:
+            # The line is rare and the message may be long: what the change says is read last.
+            if found and (context.search(message) or any(context.search(f.path) for f, _ in scanned)):
                 where, text = found
                 yield Link(IMPLEMENTS, "Method", slug, "diff", where, text[:80], "computation", 0.75)
 
