@@ -77,8 +77,8 @@ _WORD_SEPARATOR = re.compile(r"(?<=[\w+.])(?:-|\.? )(?=\w)")  # "GSPO-token", "D
 def _separator_variants(name: str) -> list[str]:
     """A name of several words as writers also join them: a hyphen for a space and back, and an
     abbreviation's dot dropped ("REINFORCE++ baseline", "Dr GRPO"), its last word also in the
-    singular. Only names written with
-    capitals: a lower-case hyphenated value (`token-mask`) is a config spelling, not prose."""
+    singular. Only names written with capitals: a lower-case hyphenated value (`token-mask`) is
+    a config spelling, not prose."""
     if not _PROSE_NAME.match(name) or not _WORD_SEPARATOR.search(name):
         return []
     joined = [_WORD_SEPARATOR.sub(sep, name) for sep in ("-", " ")]
