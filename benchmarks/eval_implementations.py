@@ -24,7 +24,10 @@ Label sets:
   looked at them; also scored with the aliases only their own history holds dropped.
 * `blind2`: benchmarks/data/blind2_implementations.jsonl and blind2_negatives.jsonl, the next three
   catalog frameworks (AReaL, slime, prime-rl), labelled the same way after every rule before it.
-* `all`: the six.
+* `blind3`: benchmarks/data/blind3_implementations.jsonl and blind3_negatives.jsonl: verl, the
+  last catalog framework with a history here and no labels, and two frameworks outside the catalog
+  (torchtune, NeMo-Aligner), labelled the same way.
+* `all`: the seven.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -81,7 +84,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "unseen": ("unseen_implementations.jsonl", "unseen_negatives.jsonl"),
                "fresh": ("fresh_implementations.jsonl", "fresh_negatives.jsonl"),
                "blind": ("blind_implementations.jsonl", "blind_negatives.jsonl"),
-               "blind2": ("blind2_implementations.jsonl", "blind2_negatives.jsonl")}  # fmt: skip
+               "blind2": ("blind2_implementations.jsonl", "blind2_negatives.jsonl"),
+               "blind3": ("blind3_implementations.jsonl", "blind3_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -435,7 +439,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-_OWN_ALIASES_DROPPED = ("blind", "blind2")  # label sets of frameworks in the product's catalog
+_OWN_ALIASES_DROPPED = ("blind", "blind2", "blind3")  # label sets labelled blind, scored both ways
 
 
 def aliases_dropped(args, methods: list, dev: dict, scored: dict) -> dict[str, list]:
