@@ -39,6 +39,8 @@ def links(message: str, *files: FileDiff) -> dict[tuple[str, str], object]:
         (added("fw/cli.py", '    parser.add_argument("--ipo", action="store_true")'), "ipo", "option-flag"),
         (added("fw/config/ppo.yaml", "  adv_estimator: grpo"), "grpo", "config-value"),
         (added("fw/loss.py", '    if self.loss_type == "dapo":'), "dapo", "setting"),
+        (added("fw/run.py", '    args = ["fw.train", "algorithm.loss_type=dapo"]'), "dapo", "setting"),
+        (added("fw/cli.py", '    parser.add_argument("--loss_type", type=str, default="dapo")'), "dapo", "setting"),
         (added("fw/grpo.py", '        if self.scale_rewards in ["batch", "none"]:'), "lite-ppo", "setting"),
         (added("fw/loss.py", "    def __init__(self, beta: float, ipo: bool = False):"), "ipo", "definition"),
         (added("recipe/prime/main.py", "x = 1", status="A"), "prime", "new-file"),
@@ -168,6 +170,8 @@ def test_path_categories(path, category):
         (added("fw/loss.py", '    adv: Literal["grpo"] = "grpo"  # can also add dapo here'), "todo"),
         (added("fw/loss.py", '    logger.info("falling back from dapo")'), "string-literal"),
         (added("fw/run.py", '    cmd = ["python", "-m", "fw.train", "--algo", "dapo"]'), "string-literal"),
+        # A key and its value apart in an error message: the message lists, the branch selects.
+        (added("fw/loss.py", """    raise ValueError(f"loss_type {x}: choose 'sigmoid' or 'dapo'")"""), "string-literal"),
     ],
 )
 def test_prose_in_code_never_implements(diff, rule):

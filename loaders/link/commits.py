@@ -242,11 +242,23 @@ def _prose_rule(alias: CodeAlias, line: str, s: int, place: Place | None | bool)
         return "docstring"
     if place.kind == "comment":
         return "code-comment"
-    if place.kind != "string" or alias.kind == "setting":
+    if place.kind != "string":
         return None
+    if alias.kind == "setting":
+        # A key as the whole literal (`"--loss_type"`, a dict key) or a setting written as one
+        # inside it (`"loss_type=dapo"`, a command line) is code; a key with its value apart in a
+        # longer string is prose: "unknown loss_type {x}: choose 'ipo' or 'hinge'".
+        return None if place.whole or _written_setting(alias).match(line, s) else "string-literal"
     if alias.kind == "class" and place.whole:
         return None  # `__all__ = ["GRPOTrainer"]`, a lazy-import table: the class is exported
     return None if place.why else "string-literal"
+
+
+def _written_setting(alias: CodeAlias) -> re.Pattern:
+    """The setting as config or a command line writes it: its key, `=`, `:` or a space, its value."""
+    return re.compile(
+        rf"{re.escape(alias.token)}[\"']?\s*[=:\s]\s*[\"']?{re.escape(alias.value)}(?![\w-])", re.IGNORECASE
+    )
 
 
 class AddedBlocks:
