@@ -22,11 +22,19 @@ class Method:
     family: str = ""
     computation: str | None = None
     computation_context: str | None = None
+    parent: str | None = None
 
 
 METHODS = [
     Method("grpo", "GRPO", ("GRPO", "grpo", "GRPOTrainer", "group_norm"), ("group_norm",), "2402.03300"),
-    Method("dr-grpo", "Dr. GRPO", ("Dr. GRPO", "dr_grpo", "norm_adv_by_std_in_grpo"), (), "2503.20783"),
+    Method(
+        "dr-grpo",
+        "Dr. GRPO",
+        ("Dr. GRPO", "dr_grpo", "norm_adv_by_std_in_grpo"),
+        (),
+        "2503.20783",
+        parent="grpo",
+    ),
     Method("dapo", "DAPO", ("DAPO", "dapo", "epsilon_high", "loss_type=dapo"), (), "2503.14476"),
     Method("ipo", "IPO", ("IPO", "ipo"), ("IPO", "ipo"), "2310.12036"),
     Method("gpg", "GPG", ("GPG", "gpg"), ("GPG", "gpg"), "2504.02546"),

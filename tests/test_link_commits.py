@@ -40,7 +40,11 @@ def links(message: str, *files: FileDiff) -> dict[tuple[str, str], object]:
         (added("fw/config/ppo.yaml", "  adv_estimator: grpo"), "grpo", "config-value"),
         (added("fw/loss.py", '    if self.loss_type == "dapo":'), "dapo", "setting"),
         (added("fw/run.py", '    args = ["fw.train", "algorithm.loss_type=dapo"]'), "dapo", "setting"),
-        (added("fw/cli.py", '    parser.add_argument("--loss_type", type=str, default="dapo")'), "dapo", "setting"),
+        (
+            added("fw/cli.py", '    parser.add_argument("--loss_type", type=str, default="dapo")'),
+            "dapo",
+            "setting",
+        ),
         (added("fw/grpo.py", '        if self.scale_rewards in ["batch", "none"]:'), "lite-ppo", "setting"),
         (added("fw/loss.py", "    def __init__(self, beta: float, ipo: bool = False):"), "ipo", "definition"),
         (added("recipe/prime/main.py", "x = 1", status="A"), "prime", "new-file"),
@@ -171,7 +175,10 @@ def test_path_categories(path, category):
         (added("fw/loss.py", '    logger.info("falling back from dapo")'), "string-literal"),
         (added("fw/run.py", '    cmd = ["python", "-m", "fw.train", "--algo", "dapo"]'), "string-literal"),
         # A key and its value apart in an error message: the message lists, the branch selects.
-        (added("fw/loss.py", """    raise ValueError(f"loss_type {x}: choose 'sigmoid' or 'dapo'")"""), "string-literal"),
+        (
+            added("fw/loss.py", """    raise ValueError(f"loss_type {x}: choose 'sigmoid' or 'dapo'")"""),
+            "string-literal",
+        ),
     ],
 )
 def test_prose_in_code_never_implements(diff, rule):
@@ -608,3 +615,23 @@ def test_a_whole_repository_copied_in_is_vendored_with_its_recipes():
     own = [*fork, added("myfw/__init__.py", "", status="A")]
     found = {lk.key: lk for lk in linker.link("Init", own).links}
     assert found["kto"].vendored == "otherfw" and not found["prime"].vendored
+
+
+@pytest.mark.parametrize(
+    ("message", "variant_implemented"),
+    [
+        ("Add the Dr. GRPO loss (#12)", True),
+        ("fix: Dr. GRPO loss", False),  # upkeep adds no spelling
+        ("Add GRPO and Dr. GRPO", False),  # the parent is named too: its identifier is its own
+        ("Add a new estimator", False),
+    ],
+)
+def test_a_variant_the_subject_names_may_be_spelled_as_its_parent(message, variant_implemented):
+    """A framework may select a variant with its parent's name (`"grpo"` for Dr. GRPO): when the
+    subject names only the variant and the change adds the parent's identifier, both are there."""
+    found = LINKER.link(message, [added("fw/advantages.py", '    if self.estimator == "grpo":')]).links
+    implements = {lk.key for lk in found if lk.rel == IMPLEMENTS}
+    assert "grpo" in implements
+    assert ("dr-grpo" in implements) == variant_implemented
+    spells = [lk for lk in found if lk.rel == "SPELLS" and lk.key == "dr-grpo"]
+    assert [lk.identifier for lk in spells] == (["grpo"] if variant_implemented else [])

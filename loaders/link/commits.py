@@ -589,6 +589,7 @@ class CommitLinker:
         self.index = CodeAliasIndex(methods)
         self.matcher = MethodMatcher(methods)
         self.paper_of = {m.slug: getattr(m, "arxiv_id", None) for m in methods}
+        self.parent_of = {m.slug: getattr(m, "parent", None) for m in methods}
         self.titles = {m.slug: _title_cue(getattr(m, "paper_title", None)) for m in methods}
         self.slug_of_paper: dict[str, list[str]] = {}
         for m in methods:
@@ -676,6 +677,7 @@ class CommitLinker:
             if (old := best.get(slug)) is None or old.rel != IMPLEMENTS:
                 displaced[slug], best[slug] = old, link
         self._second_signals(message, best, named, plain, papers, scanned)
+        spelled += self._variants_spelled_as_parent(message, named, best)
         for slug, old in displaced.items():
             if best[slug].rel == IMPLEMENTS:
                 continue
@@ -695,6 +697,31 @@ class CommitLinker:
             + sorted(papers.values(), key=lambda p: p.key)
         )
         return out
+
+    def _variants_spelled_as_parent(self, message: str, named: dict, best: dict) -> list[Link]:
+        """A variant the subject alone names (GSPO-token, the REINFORCE++ baseline), in a change that
+        adds its parent method's identifier in the framework's own code (`"gspo"`,
+        `reinforce_plus_plus`): the framework spells the variant with its parent's name. The
+        change implements the variant, and a SPELLS link keeps the identifier."""
+        subject = message.split("\n", 1)[0]
+        in_subject = [m for m in named.values() if m.start < len(subject)]
+        if len(in_subject) != 1 or _UPKEEP.match(subject):
+            return []
+        variant = in_subject[0]
+        parent = best.get(self.parent_of.get(variant.slug) or "")
+        if (old := best.get(variant.slug)) and old.rel == IMPLEMENTS:
+            return []
+        if not parent or parent.rel != IMPLEMENTS or parent.source_kind != "diff":
+            return []
+        if parent.recipe or parent.vendored or parent.needs_signal:
+            return []
+        rule = (
+            f"parent-spelling: the subject names {variant.text!r}; the change adds {parent.key}'s identifier"
+        )
+        evidence = dict(source_kind="diff", location=parent.location, identifier=parent.identifier,
+                        rule=rule, confidence=0.7)  # fmt: skip
+        best[variant.slug] = Link(IMPLEMENTS, "Method", variant.slug, **evidence)
+        return [Link(SPELLS, "Method", variant.slug, **evidence)]
 
     def _learn_spellings(self, message: str, in_message: dict, scanned: list, best: dict) -> list[Link]:
         """Aliases this framework teaches: when the message names a method (by catalog name or, in
