@@ -635,3 +635,12 @@ def test_a_variant_the_subject_names_may_be_spelled_as_its_parent(message, varia
     assert ("dr-grpo" in implements) == variant_implemented
     spells = [lk for lk in found if lk.rel == "SPELLS" and lk.key == "dr-grpo"]
     assert [lk.identifier for lk in spells] == (["grpo"] if variant_implemented else [])
+
+
+def test_a_name_inside_a_link_is_not_the_message_naming_the_method():
+    """`PRIME` is ambiguous: the message must name it, and a repository's path in a link does not."""
+    diff = added("fw/reward/prime.py", 'if __name__ == "__main__":', status="A")
+    linked = links("Add a stronger verifier\n\nas used in https://github.com/PRIME-RL/PRIME", diff)
+    assert linked[("Method", "prime")].rel == MENTIONS
+    named = links("Add the PRIME reward model\n\nsee https://github.com/PRIME-RL/PRIME", diff)
+    assert named[("Method", "prime")].rel == IMPLEMENTS

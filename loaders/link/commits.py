@@ -537,6 +537,11 @@ def _module_named(path: str, token: str) -> bool:
     return name == f"{token}.py"
 
 
+def _blank(m: re.Match) -> str:
+    """The matched text as spaces: what follows keeps its offsets."""
+    return " " * len(m.group(0))
+
+
 def _inside_link(line: str, offset: int) -> bool:
     """Is `offset` inside a URL (a paper link is a citation, not code)?"""
     for m in _URL_TOKEN.finditer(line):
@@ -655,7 +660,9 @@ class CommitLinker:
             self._link_file(f, category, comments, hits, best, code_words, plain, copied, scanned, cited)
         for link in self._computations(message, scanned, best):
             _keep(best, link)
-        named = {m.slug: m for m in self.matcher.find(message)}
+        # A link's words name a site or a repository ("github.com/PRIME-RL/PRIME"), not what the
+        # change does; papers it links are read from the whole message below.
+        named = {m.slug: m for m in self.matcher.find(_URL_TOKEN.sub(_blank, message))}
         for slug, m in named.items():
             link = best.get(slug)
             if link and link.rel == IMPLEMENTS:
