@@ -41,6 +41,11 @@ def links(message: str, *files: FileDiff) -> dict[tuple[str, str], object]:
         (added("fw/loss.py", '    if self.loss_type == "dapo":'), "dapo", "setting"),
         (added("fw/run.py", '    args = ["fw.train", "algorithm.loss_type=dapo"]'), "dapo", "setting"),
         (
+            added("fw/cli.py", '    parser.add_argument("--actor.loss_type", default="dapo")'),
+            "dapo",
+            "setting",
+        ),
+        (
             added("fw/cli.py", '    parser.add_argument("--loss_type", type=str, default="dapo")'),
             "dapo",
             "setting",

@@ -204,9 +204,7 @@ def _judge_code_hit(alias: CodeAlias, line: str, s: int, e: int, path: str, ambi
         rest = line[e:]
         if alias.bool_setting:
             return ("setting-option", 0.7) if not re.match(r"\s*\(", rest) else None
-        if re.search(rf"(?<![\w-]){re.escape(alias.value)}(?![\w-])", rest, re.IGNORECASE):
-            return ("setting", 0.85)
-        return None
+        return ("setting", 0.85) if _value_follows(alias, rest) else None
     quoted = before in "\"'" and before and after == before
     if quoted and (_KEY_ACCESS.search(line[: s - 1]) or _KEY_AFTER.match(line[e + 1 :])):
         return ("code-word", 0.0)  # batch["token_mask"], .get("grpo"): a key, not an option
@@ -245,13 +243,27 @@ def _prose_rule(alias: CodeAlias, line: str, s: int, place: Place | None | bool)
     if place.kind != "string":
         return None
     if alias.kind == "setting":
-        # A key as the whole literal (`"--loss_type"`, a dict key) or a setting written as one
-        # inside it (`"loss_type=dapo"`, a command line) is code; a key with its value apart in a
-        # longer string is prose: "unknown loss_type {x}: choose 'ipo' or 'hinge'".
-        return None if place.whole or _written_setting(alias).match(line, s) else "string-literal"
+        # A key in a literal of one token (`"--model.loss_type"`, a dict key) or a setting written
+        # as one (`"loss_type=dapo"`, a command line) is code; a key with its value apart in a
+        # sentence is prose: "unknown loss_type {x}: choose 'ipo' or 'hinge'".
+        if place.whole or _one_token_literal(line, s) or _written_setting(alias).match(line, s):
+            return None
+        return "string-literal" if _value_follows(alias, line[s:]) else None
     if alias.kind == "class" and place.whole:
         return None  # `__all__ = ["GRPOTrainer"]`, a lazy-import table: the class is exported
     return None if place.why else "string-literal"
+
+
+def _value_follows(alias: CodeAlias, rest: str) -> bool:
+    """Whether a setting's value is on the rest of the line after its key."""
+    return re.search(rf"(?<![\w-]){re.escape(alias.value)}(?![\w-])", rest, re.IGNORECASE) is not None
+
+
+def _one_token_literal(line: str, s: int) -> bool:
+    """Whether the quoted text holding column `s` has no space: a key, a flag, a dotted path."""
+    opened = max(line.rfind('"', 0, s), line.rfind("'", 0, s))
+    closed = min((i for i in (line.find('"', s), line.find("'", s)) if i >= 0), default=-1)
+    return opened >= 0 and closed >= 0 and not any(ch.isspace() for ch in line[opened + 1 : closed])
 
 
 def _written_setting(alias: CodeAlias) -> re.Pattern:
