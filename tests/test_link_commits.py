@@ -649,3 +649,52 @@ def test_a_name_inside_a_link_is_not_the_message_naming_the_method():
     assert linked[("Method", "prime")].rel == MENTIONS
     named = links("Add the PRIME reward model\n\nsee https://github.com/PRIME-RL/PRIME", diff)
     assert named[("Method", "prime")].rel == IMPLEMENTS
+
+
+def _doc(*lines: str) -> FileDiff:
+    return added("docs/algorithms.md", *lines, status="A", start=1)
+
+
+@pytest.mark.parametrize(
+    ("doc", "code", "implemented"),
+    [
+        # A bullet for a new config key, whose indented paragraph names the method.
+        (
+            _doc("* `algorithm.clip_upper` (experimental)", "", "  Raises the upper bound, as in DAPO."),
+            added("fw/config/algo.yaml", "  clip_upper: 0.28"),
+            {"dapo"},
+        ),
+        # The same entry, but the change adds no such option: the docs only describe.
+        (
+            _doc("* `algorithm.clip_upper` (experimental)", "", "  Raises the upper bound, as in DAPO."),
+            added("fw/config/algo.yaml", "  other_key: 1"),
+            set(),
+        ),
+        # An entry naming two methods pins neither.
+        (
+            _doc("- ``clip_upper``: DAPO's bound; compare KTO."),
+            added("fw/config/algo.yaml", "  clip_upper: 0.28"),
+            set(),
+        ),
+        # A value documented as a variant of the method it is named after stands for the variant.
+        (
+            _doc(
+                "- ``grpo``: group advantages (`GRPO <https://arxiv.org/abs/2402.03300>`_),",
+                "  the Dr. GRPO variant",
+            ),
+            added("fw/advantages.py", '    if self.estimator == "grpo":'),
+            {"grpo", "dr-grpo"},
+        ),
+        # Prose after the list is not the entry's.
+        (
+            _doc("- ``clip_upper``: the upper bound.", "", "DAPO raises it."),
+            added("fw/config/algo.yaml", "  clip_upper: 0.28"),
+            set(),
+        ),
+    ],
+)
+def test_an_option_documented_as_a_method_in_the_change_docs_implements_it(doc, code, implemented):
+    found = links("Add an option", doc, code)
+    assert {key for (label, key), lk in found.items() if lk.rel == IMPLEMENTS} == implemented
+    for slug in implemented - {"grpo"}:
+        assert found[("Method", slug)].rule.startswith("doc-entry; docs/algorithms.md:")

@@ -438,6 +438,9 @@ _DOC_BEFORE, _DOC_AFTER = 2, 4
 _OPTION_KINDS = frozenset({"field", "config-key", "flag"})
 _DOCUMENTED_OPTION = Link(IMPLEMENTS, "Method", "", "diff", "", "", "option-doc", 0.7)  # its strength
 _OPTION_WORD = re.compile(r"-{0,2}[A-Za-z_][\w-]*")
+_DOCUMENTED_ENTRY = Link(IMPLEMENTS, "Method", "", "diff", "", "", "doc-entry", 0.7)
+# A documentation entry that starts with an option in code font: a list item or a table row.
+_DOC_ENTRY = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\|)[ \t]*``?(?P<key>[A-Za-z_][\w.-]*)``?")
 _DESCRIBING_KINDS = frozenset(
     {"class", "field", "config-key", "flag", "choices", "option-default", "registry-key"}
 )
@@ -580,6 +583,26 @@ def _added_lines(text: str) -> dict[int, str]:
     return out
 
 
+def _doc_entries(f: FileDiff) -> Iterator[tuple[str, str, int]]:
+    """(option, what its entry says, line) for each entry of a documentation file's added lines
+    that starts with an option in code font: the rest of its line and the added lines indented
+    under it (a list item's paragraphs), up to the next entry or the text after the list."""
+    lines = _added_lines(f.text)
+    for at, line in lines.items():
+        m = _DOC_ENTRY.match(line)
+        if m is None:
+            continue
+        said, n = [line[m.end() :]], at + 1
+        while n in lines and (not lines[n].strip() or _indent(lines[n]) > len(m.group("indent"))):
+            said.append(lines[n])
+            n += 1
+        yield m.group("key"), "\n".join(said), at
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
 def _line_at(text: str, pos: int) -> tuple[int, str]:
     start = text.rfind("\n", 0, pos) + 1
     end = text.find("\n", pos)
@@ -697,6 +720,8 @@ class CommitLinker:
                 displaced[slug], best[slug] = old, link
         self._second_signals(message, best, named, plain, papers, scanned)
         spelled += self._variants_spelled_as_parent(message, named, best)
+        for link in self._documented_entries(scanned, best):
+            _keep(best, link)
         for slug, old in displaced.items():
             if best[slug].rel == IMPLEMENTS:
                 continue
@@ -741,6 +766,42 @@ class CommitLinker:
                         rule=rule, confidence=0.7)  # fmt: skip
         best[variant.slug] = Link(IMPLEMENTS, "Method", variant.slug, **evidence)
         return [Link(SPELLS, "Method", variant.slug, **evidence)]
+
+    def _documented_entries(self, scanned: list, best: dict) -> Iterator[Link]:
+        """An option the change adds, whose entry in the documentation the change adds names one
+        method (`- ``gspo``: ... implements the GSPO-token variant`, a bullet for a config key
+        whose paragraph says it approximates Decoupled PPO): the option implements that method.
+        A method named with its variant stands for the variant."""
+        for f, (category, _) in scanned:
+            if category != "doc":
+                continue
+            for key, description, at in _doc_entries(f):
+                found = self.matcher.find(_URL_TOKEN.sub(_blank, description))
+                slugs = {m.slug for m in found if m.rule.startswith("alias-")}
+                slugs -= {self.parent_of.get(slug) for slug in slugs}
+                if len(slugs) != 1 or not _improves(best, slug := slugs.pop(), _DOCUMENTED_ENTRY):
+                    continue
+                option = self._option_in_code(key, scanned, best)
+                if option is not None:
+                    name = next(m.text for m in found if m.slug == slug)
+                    rule = f"doc-entry; {f.path}:{at} documents {option.identifier!r} as {name!r}"
+                    yield dataclasses.replace(_DOCUMENTED_ENTRY, key=slug, location=option.location,
+                                              identifier=option.identifier, rule=rule)  # fmt: skip
+
+    def _option_in_code(self, key: str, scanned: list, best: dict) -> Identifier | None:
+        """Where the change's own code makes `key` (`algorithm.policy_loss_type`'s last part, or a
+        value) usable: a link it already has for that identifier, or a user-facing identifier."""
+        token = key.rsplit(".", 1)[-1].lower()
+        for link in best.values():
+            if link.rel == IMPLEMENTS and link.source_kind == "diff" and not link.recipe:
+                if link.identifier.lower().rsplit("=", 1)[-1] == token:
+                    return Identifier(link.identifier, link.location, "linked")
+        for f, (category, _) in scanned:
+            if category == "code" and token in f.text.lower():
+                found = next(_identifiers(f, lambda ident: ident.lower().strip("-") == token), None)
+                if found is not None:
+                    return found
+        return None
 
     def _learn_spellings(self, message: str, in_message: dict, scanned: list, best: dict) -> list[Link]:
         """Aliases this framework teaches: when the message names a method (by catalog name or, in
