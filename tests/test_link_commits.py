@@ -685,6 +685,12 @@ def _doc(*lines: str) -> FileDiff:
             added("fw/advantages.py", '    if self.estimator == "grpo":'),
             {"grpo", "dr-grpo"},
         ),
+        # A plan in the entry documents nothing yet.
+        (
+            _doc("- ``clip_upper``: 0.2 for now; DAPO's bound will be supported in the future."),
+            added("fw/config/algo.yaml", "  clip_upper: 0.28"),
+            set(),
+        ),
         # Prose after the list is not the entry's.
         (
             _doc("- ``clip_upper``: the upper bound.", "", "DAPO raises it."),
@@ -698,3 +704,18 @@ def test_an_option_documented_as_a_method_in_the_change_docs_implements_it(doc, 
     assert {key for (label, key), lk in found.items() if lk.rel == IMPLEMENTS} == implemented
     for slug in implemented - {"grpo"}:
         assert found[("Method", slug)].rule.startswith("doc-entry; docs/algorithms.md:")
+
+
+def replace_path(f: FileDiff, path: str) -> FileDiff:
+    return FileDiff(path, f.status, f.old_path, f.added, f.deleted, f.binary, f.text)
+
+
+def test_a_copied_tree_documents_the_copy_not_the_framework():
+    linker = CommitLinker(METHODS, vendored_packages=["otherfw"])
+    doc = added("third/otherfw/docs/algorithms.md", "* `clip_upper`: the upper bound of DAPO.", status="A")
+    code = added("third/otherfw/config/algo.yaml", "  clip_upper: 0.28", status="A")
+    found = {lk.key: lk for lk in linker.link("Add a copy", [doc, code]).links}
+    assert "dapo" not in found or found["dapo"].rel != IMPLEMENTS or found["dapo"].vendored
+    mine = [replace_path(doc, "docs/a.md"), replace_path(code, "fw/config/algo.yaml")]
+    own = {lk.key: lk for lk in linker.link("Add", mine).links}
+    assert own["dapo"].rel == IMPLEMENTS and own["dapo"].rule.startswith("doc-entry")

@@ -7,7 +7,7 @@ import re
 import pytest
 from git_history import METHODS, Method
 from uptake.loaders.link.literals import LiteralScanner
-from uptake.loaders.link.methods import CodeAliasIndex, MethodMatcher, classify_alias
+from uptake.loaders.link.methods import CodeAliasIndex, MethodMatcher, classify_alias, spelled_out
 
 
 @pytest.mark.parametrize(
@@ -121,3 +121,25 @@ def test_a_name_of_several_words_is_found_however_its_words_are_joined():
     assert [m.slug for m in MethodMatcher([minority]).find("high entropy minority token training")] == ["hem"]
     # A lower-case hyphenated value is a config spelling: its words in prose name nothing.
     assert matcher.find("fix the token mask of padded prompts") == []
+
+
+BCO_TITLE = "Binary Classifier Optimization for Large Language Model Alignment"
+DPO_TITLE = "Direct Preference Optimization: Your Language Model is Secretly a Reward Model"
+
+
+@pytest.mark.parametrize(
+    ("name", "title", "words"),
+    [
+        ("BCO", BCO_TITLE, "Binary Classifier Optimization"),
+        ("DPO", DPO_TITLE, "Direct Preference Optimization"),
+        ("KTO", "KTO: Model Alignment as Prospect Theoretic Optimization", None),  # starts with the name
+        ("GRPO", "DeepSeekMath: Pushing the Limits of Mathematical Reasoning", None),
+        ("SimPO", "Simple Preference Optimization with a Reference-Free Reward", None),  # not all capitals
+    ],
+)
+def test_an_acronym_is_also_named_by_the_title_words_it_abbreviates(name, title, words):
+    method = Method("m", name, (name,), paper_title=title)
+    assert spelled_out(method) == words
+    if words:
+        found = MethodMatcher([method]).find(f"The {words.lower()} coefficient.")
+        assert [(m.slug, m.text) for m in found] == [("m", words.lower())]

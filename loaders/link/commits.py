@@ -45,7 +45,15 @@ from dataclasses import dataclass, field
 from ...graph.records import Evidence
 from .arxiv_ids import find_arxiv_ids
 from .literals import LiteralScanner
-from .methods import CodeAlias, CodeAliasIndex, CodeHit, MethodMatcher, ambiguous_names, method_names
+from .methods import (
+    CodeAlias,
+    CodeAliasIndex,
+    CodeHit,
+    MethodMatcher,
+    ambiguous_names,
+    method_names,
+    spelled_out,
+)
 from .python_code import Place, PythonBlock
 
 IMPLEMENTS = "IMPLEMENTS"
@@ -691,7 +699,7 @@ class CommitLinker:
         imported = self._imported_repositories(files)
         for i, ((f, (category, comments)), hits) in enumerate(zip(scanned, per_file, strict=True)):
             cited = self._citations(f, hints[i], papers) if i in hints else []
-            copied = self._copied_from(f.path) or _inside_import(f, imported)
+            copied = self._copied(f, imported)
             self._link_file(f, category, comments, hits, best, code_words, plain, copied, scanned, cited)
         for link in self._computations(message, scanned, best):
             _keep(best, link)
@@ -720,7 +728,7 @@ class CommitLinker:
                 displaced[slug], best[slug] = old, link
         self._second_signals(message, best, named, plain, papers, scanned)
         spelled += self._variants_spelled_as_parent(message, named, best)
-        for link in self._documented_entries(scanned, best):
+        for link in self._documented_entries(scanned, best, imported):
             _keep(best, link)
         for slug, old in displaced.items():
             if best[slug].rel == IMPLEMENTS:
@@ -767,36 +775,39 @@ class CommitLinker:
         best[variant.slug] = Link(IMPLEMENTS, "Method", variant.slug, **evidence)
         return [Link(SPELLS, "Method", variant.slug, **evidence)]
 
-    def _documented_entries(self, scanned: list, best: dict) -> Iterator[Link]:
+    def _documented_entries(self, scanned: list, best: dict, imported: dict) -> Iterator[Link]:
         """An option the change adds, whose entry in the documentation the change adds names one
         method (`- ``gspo``: ... implements the GSPO-token variant`, a bullet for a config key
         whose paragraph says it approximates Decoupled PPO): the option implements that method.
-        A method named with its variant stands for the variant."""
-        for f, (category, _) in scanned:
+        A method named with its variant stands for the variant. Copied trees document the copy."""
+        own = [(f, category) for f, (category, _) in scanned if not self._copied(f, imported)]
+        for f, category in own:
             if category != "doc":
                 continue
             for key, description, at in _doc_entries(f):
+                if _TODO.search(description):
+                    continue  # "currently gae; will support GRPO in the future": a plan
                 found = self.matcher.find(_URL_TOKEN.sub(_blank, description))
                 slugs = {m.slug for m in found if m.rule.startswith("alias-")}
                 slugs -= {self.parent_of.get(slug) for slug in slugs}
                 if len(slugs) != 1 or not _improves(best, slug := slugs.pop(), _DOCUMENTED_ENTRY):
                     continue
-                option = self._option_in_code(key, scanned, best)
+                option = self._option_in_code(key, own, best)
                 if option is not None:
                     name = next(m.text for m in found if m.slug == slug)
                     rule = f"doc-entry; {f.path}:{at} documents {option.identifier!r} as {name!r}"
                     yield dataclasses.replace(_DOCUMENTED_ENTRY, key=slug, location=option.location,
                                               identifier=option.identifier, rule=rule)  # fmt: skip
 
-    def _option_in_code(self, key: str, scanned: list, best: dict) -> Identifier | None:
+    def _option_in_code(self, key: str, own: list, best: dict) -> Identifier | None:
         """Where the change's own code makes `key` (`algorithm.policy_loss_type`'s last part, or a
         value) usable: a link it already has for that identifier, or a user-facing identifier."""
         token = key.rsplit(".", 1)[-1].lower()
         for link in best.values():
-            if link.rel == IMPLEMENTS and link.source_kind == "diff" and not link.recipe:
+            if link.rel == IMPLEMENTS and link.source_kind == "diff" and not (link.recipe or link.vendored):
                 if link.identifier.lower().rsplit("=", 1)[-1] == token:
                     return Identifier(link.identifier, link.location, "linked")
-        for f, (category, _) in scanned:
+        for f, category in own:
             if category == "code" and token in f.text.lower():
                 found = next(_identifiers(f, lambda ident: ident.lower().strip("-") == token), None)
                 if found is not None:
@@ -1163,6 +1174,10 @@ class CommitLinker:
     def _module_aliases(self, path: str) -> tuple[CodeAlias, ...]:
         return tuple(self.index.path_hits(path))
 
+    def _copied(self, f: FileDiff, imported: dict[str, str]) -> str:
+        """The other framework a file of the change is a copy of, or ''."""
+        return self._copied_from(f.path) or _inside_import(f, imported)
+
     def _copied_from(self, path: str) -> str:
         """The other framework whose package tree holds `path` (a vendored copy), or ''."""
         if not self.foreign:
@@ -1207,7 +1222,7 @@ class CommitLinker:
                 continue
             if category != "example" and not _RECIPE.search(f.path):
                 continue
-            vendored = self._copied_from(f.path) or _inside_import(f, imported)
+            vendored = self._copied(f, imported)
             for alias in self.index.path_hits(f.path):
                 if alias.kind != "path" and alias.slug not in found:
                     link = Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:1", alias.alias,
@@ -1430,7 +1445,7 @@ def _phrases(method) -> list[str]:
     ("truncated importance sampling", "on-policy distillation"): prose, never a code token. The
     spaced forms of its identifiers ("sync ref model") are left out: as prose they are common."""
     ambiguous = ambiguous_names(method)
-    written = {method.name, *method.aliases}
+    written = {method.name, *method.aliases, spelled_out(method)}
     return sorted({
         n.lower()
         for n in method_names(method)

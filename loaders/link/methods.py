@@ -49,6 +49,7 @@ def _alias_pattern(alias: str) -> re.Pattern:
 
 _PARENTHESISED = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<inner>[^()]+)\)$")
 _ACRONYM = re.compile(r"^(?=.*[A-Z])[A-Za-z][A-Za-z0-9+.-]*$")
+_CAPITALS = re.compile(r"^[A-Z]{2,6}$")
 _SNAKE = re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)+$", re.IGNORECASE)
 
 
@@ -62,6 +63,8 @@ def method_names(method) -> tuple[str, ...]:
         names.append(m.group("name").strip())
         if _ACRONYM.match(m.group("inner").strip()):
             names.append(m.group("inner").strip())
+    if words := spelled_out(method):
+        names.append(words)
     for alias in method.aliases:
         if _SNAKE.match(alias):
             names += [alias.replace("_", "-"), alias.replace("_", " ")]
@@ -92,6 +95,19 @@ def ambiguous_names(method) -> set[str]:
     ambiguous = {a.lower() for a in listed}
     spelled = {a.replace("_", sep) for a in ambiguous for sep in "- " if _SNAKE.match(a)}
     return ambiguous | spelled | {v.lower() for a in listed for v in _separator_variants(a)}
+
+
+def spelled_out(method) -> str | None:
+    """The words an acronym name abbreviates, when its paper's title starts with them ("Binary
+    Classifier Optimization for Large Language Model Alignment" for BCO): the name in words."""
+    name, title = method.name.strip(), getattr(method, "paper_title", None) or ""
+    words = [w.rstrip(":,") for w in title.split()[: len(name)]]
+    if not _CAPITALS.match(name) or len(words) != len(name):
+        return None
+    spelled = all(
+        w[:1] == letter and w[1:].isalpha() and w[1:].islower() for w, letter in zip(words, name, strict=True)
+    )
+    return " ".join(words) if spelled else None
 
 
 def _capitals_of_short_value(text: str, alias: str) -> bool:
