@@ -660,20 +660,20 @@ def _doc(*lines: str) -> FileDiff:
     [
         # A bullet for a new config key, whose indented paragraph names the method.
         (
-            _doc("* `algorithm.clip_upper` (experimental)", "", "  Raises the upper bound, as in DAPO."),
-            added("fw/config/algo.yaml", "  clip_upper: 0.28"),
+            _doc("* `algorithm.dapo_clip_upper` (experimental)", "", "  Raises the upper bound, as in DAPO."),
+            added("fw/config/algo.yaml", "  dapo_clip_upper: 0.28"),
             {"dapo"},
         ),
         # The same entry, but the change adds no such option: the docs only describe.
         (
-            _doc("* `algorithm.clip_upper` (experimental)", "", "  Raises the upper bound, as in DAPO."),
+            _doc("* `algorithm.dapo_clip_upper` (experimental)", "", "  Raises the upper bound, as in DAPO."),
             added("fw/config/algo.yaml", "  other_key: 1"),
             set(),
         ),
         # An entry naming two methods pins neither.
         (
-            _doc("- ``clip_upper``: DAPO's bound; compare KTO."),
-            added("fw/config/algo.yaml", "  clip_upper: 0.28"),
+            _doc("- ``dapo_clip_upper``: DAPO's bound; compare KTO."),
+            added("fw/config/algo.yaml", "  dapo_clip_upper: 0.28"),
             set(),
         ),
         # A value documented as a variant of the method it is named after stands for the variant.
@@ -685,16 +685,22 @@ def _doc(*lines: str) -> FileDiff:
             added("fw/advantages.py", '    if self.estimator == "grpo":'),
             {"grpo", "dr-grpo"},
         ),
+        # A common option named in passing: it neither carries nor describes the method.
+        (
+            _doc("* `reset`: clears the buffer between steps, as DAPO does."),
+            added("fw/config/algo.yaml", "  reset: true"),
+            set(),
+        ),
         # A plan in the entry documents nothing yet.
         (
-            _doc("- ``clip_upper``: 0.2 for now; DAPO's bound will be supported in the future."),
-            added("fw/config/algo.yaml", "  clip_upper: 0.28"),
+            _doc("- ``dapo_clip_upper``: 0.2 for now; DAPO's bound will be supported in the future."),
+            added("fw/config/algo.yaml", "  dapo_clip_upper: 0.28"),
             set(),
         ),
         # Prose after the list is not the entry's.
         (
-            _doc("- ``clip_upper``: the upper bound.", "", "DAPO raises it."),
-            added("fw/config/algo.yaml", "  clip_upper: 0.28"),
+            _doc("- ``dapo_clip_upper``: the upper bound.", "", "DAPO raises it."),
+            added("fw/config/algo.yaml", "  dapo_clip_upper: 0.28"),
             set(),
         ),
     ],
@@ -712,8 +718,10 @@ def replace_path(f: FileDiff, path: str) -> FileDiff:
 
 def test_a_copied_tree_documents_the_copy_not_the_framework():
     linker = CommitLinker(METHODS, vendored_packages=["otherfw"])
-    doc = added("third/otherfw/docs/algorithms.md", "* `clip_upper`: the upper bound of DAPO.", status="A")
-    code = added("third/otherfw/config/algo.yaml", "  clip_upper: 0.28", status="A")
+    doc = added(
+        "third/otherfw/docs/algorithms.md", "* `dapo_clip_upper`: the upper bound of DAPO.", status="A"
+    )
+    code = added("third/otherfw/config/algo.yaml", "  dapo_clip_upper: 0.28", status="A")
     found = {lk.key: lk for lk in linker.link("Add a copy", [doc, code]).links}
     assert "dapo" not in found or found["dapo"].rel != IMPLEMENTS or found["dapo"].vendored
     mine = [replace_path(doc, "docs/a.md"), replace_path(code, "fw/config/algo.yaml")]

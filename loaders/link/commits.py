@@ -17,6 +17,11 @@ IMPLEMENTS (the commit makes the method usable):
                   (by an alias, its arXiv link, its paper's title or its name in words)
   named-definition a function or class whose name carries the method's name of several words
                   (`compute_decoupled_ppo_actor_loss`), registered or reached in the same change
+  parent-spelling the subject names only a variant and the change adds its parent's identifier
+                  (`"gspo"` under "GSPO-token"): a SPELLS link too
+  doc-entry       a new option whose entry in the documentation the change adds names the method
+  computation     package code computing what defines the method, in a change saying what for
+  recipe-file     a new runnable recipe named after the method, with a second signal
 
 MENTIONS (the commit talks about it): documents, comments, citations, tests alone,
 examples alone, the commit message alone, and everything a revert adds; a new module that
@@ -788,16 +793,29 @@ class CommitLinker:
                 if _TODO.search(description):
                     continue  # "currently gae; will support GRPO in the future": a plan
                 found = self.matcher.find(_URL_TOKEN.sub(_blank, description))
-                slugs = {m.slug for m in found if m.rule.startswith("alias-")}
-                slugs -= {self.parent_of.get(slug) for slug in slugs}
+                named = {m.slug for m in found if m.rule.startswith("alias-")}
+                slugs = named - {self.parent_of.get(slug) for slug in named}
                 if len(slugs) != 1 or not _improves(best, slug := slugs.pop(), _DOCUMENTED_ENTRY):
                     continue
                 option = self._option_in_code(key, own, best)
-                if option is not None:
+                # Entries of common options name methods in passing ("`reset`: ... as in GRPO"):
+                # the option must carry the method's name or a word describing it.
+                if option is not None and any(self._related(option.identifier, s) for s in named):
                     name = next(m.text for m in found if m.slug == slug)
                     rule = f"doc-entry; {f.path}:{at} documents {option.identifier!r} as {name!r}"
                     yield dataclasses.replace(_DOCUMENTED_ENTRY, key=slug, location=option.location,
                                               identifier=option.identifier, rule=rule)  # fmt: skip
+
+    def _related(self, identifier: str, slug: str) -> bool:
+        """Whether an identifier carries a method's name or a word describing it, a stem of four
+        letters or more begun by or beginning one of its own (`compute_prox_log_prob`, "proximal")."""
+        stems = self.vocabulary.get(slug, frozenset())
+        return _carries(identifier, self.words.get(slug, ())) or any(
+            a.startswith(b) or b.startswith(a)
+            for a in _stems(identifier)
+            for b in stems
+            if min(len(a), len(b)) >= 4
+        )
 
     def _option_in_code(self, key: str, own: list, best: dict) -> Identifier | None:
         """Where the change's own code makes `key` (`algorithm.policy_loss_type`'s last part, or a
