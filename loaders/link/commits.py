@@ -787,7 +787,7 @@ class CommitLinker:
         A method named with its variant stands for the variant. Copied trees document the copy."""
         own = [(f, category) for f, (category, _) in scanned if not self._copied(f, imported)]
         for f, category in own:
-            if category != "doc":
+            if category != "doc" or "`" not in f.text:  # an entry's option is in code font
                 continue
             for key, description, at in _doc_entries(f):
                 if _TODO.search(description):
