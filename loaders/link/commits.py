@@ -279,6 +279,7 @@ def _one_token_literal(line: str, s: int) -> bool:
     return opened >= 0 and closed >= 0 and not any(ch.isspace() for ch in line[opened + 1 : closed])
 
 
+@functools.lru_cache(maxsize=1 << 10)  # one pattern per catalog setting
 def _written_setting(alias: CodeAlias) -> re.Pattern:
     """The setting as config or a command line writes it: its key, `=`, `:` or a space, its value."""
     return re.compile(
