@@ -566,6 +566,11 @@ def test_a_reached_definition_named_after_a_method_implements_it():
         link = found(*files)["decoupled-ppo"]
         assert (link.rel, link.rule) == (IMPLEMENTS, "named-definition")
     assert "decoupled-ppo" not in found(loss)  # a helper nothing calls yet
+    # An acronym inside camel case ends where a capitalised word starts: `DecoupledPPOLoss`.
+    camel = added("fw/losses.py", "class DecoupledPPOLoss(Loss):", "    pass")
+    assert (
+        found(camel, added("fw/actor.py", "    loss = DecoupledPPOLoss()"))["decoupled-ppo"].rel == IMPLEMENTS
+    )
     # One word of a name in a function's name says too little: `compute_dapo_like_loss` is not DAPO's.
     other = added("fw/losses.py", "def compute_grpo_style_loss(x):", "    return x")
     assert "grpo" not in found(other, added("fw/actor.py", "    y = compute_grpo_style_loss(x)"))

@@ -496,7 +496,9 @@ def _flat(identifier: str) -> str:
     return _CAMEL.sub("_", identifier).lower().replace("-", "_").strip("_")
 
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+# Where camel case starts a word: after a lower-case letter or digit, and where an acronym ends
+# before a capitalised word (`DrGRPOEstimator`: Dr, GRPO, Estimator).
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
 @functools.lru_cache(maxsize=256)
