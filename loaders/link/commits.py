@@ -568,9 +568,9 @@ def _module_named(path: str, token: str) -> bool:
     return name == f"{token}.py"
 
 
-def _blank(m: re.Match) -> str:
-    """The matched text as spaces: what follows keeps its offsets."""
-    return " " * len(m.group(0))
+def _unlinked(text: str) -> str:
+    """`text` with its links blanked out, so that what follows keeps its offsets."""
+    return _URL_TOKEN.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def _inside_link(line: str, offset: int) -> bool:
@@ -713,7 +713,7 @@ class CommitLinker:
             _keep(best, link)
         # A link's words name a site or a repository ("github.com/PRIME-RL/PRIME"), not what the
         # change does; papers it links are read from the whole message below.
-        named = {m.slug: m for m in self.matcher.find(_URL_TOKEN.sub(_blank, message))}
+        named = {m.slug: m for m in self.matcher.find(_unlinked(message))}
         for slug, m in named.items():
             link = best.get(slug)
             if link and link.rel == IMPLEMENTS:
@@ -788,18 +788,23 @@ class CommitLinker:
         method (`- ``gspo``: ... implements the GSPO-token variant`, a bullet for a config key
         whose paragraph says it approximates Decoupled PPO): the option implements that method.
         A method named with its variant stands for the variant. Copied trees document the copy."""
-        own = [(f, category) for f, (category, _) in scanned if not self._copied(f, imported)]
-        for f, category in own:
-            if category != "doc" or "`" not in f.text:  # an entry's option is in code font
-                continue
+        docs = [  # an entry's option is in code font
+            f
+            for f, (category, _) in scanned
+            if category == "doc" and "`" in f.text and not self._copied(f, imported)
+        ]
+        own: list | None = None  # the change's own files, read only for an entry that names a method
+        for f in docs:
             for key, description, at in _doc_entries(f):
                 if _TODO.search(description):
                     continue  # "currently gae; will support GRPO in the future": a plan
-                found = self.matcher.find(_URL_TOKEN.sub(_blank, description))
+                found = self.matcher.find(_unlinked(description))
                 named = {m.slug for m in found if m.rule.startswith("alias-")}
                 slugs = named - {self.parent_of.get(slug) for slug in named}
                 if len(slugs) != 1 or not _improves(best, slug := slugs.pop(), _DOCUMENTED_ENTRY):
                     continue
+                if own is None:
+                    own = [(g, category) for g, (category, _) in scanned if not self._copied(g, imported)]
                 option = self._option_in_code(key, own, best)
                 # Entries of common options name methods in passing ("`reset`: ... as in GRPO"):
                 # the option must carry the method's name or a word describing it.
