@@ -12,6 +12,10 @@ make. `--before` also scores the classifiers as they were at BASELINE_COMMIT (re
 and times both on 20,000 titles in the same run. Errors are listed for the development part only:
 held-out errors are not for designing rules.
 
+With `--threads DUMP` (a GitHub dump, one folder per framework slug), failure reports are also
+judged from whole threads: the shared set's threads and a blind set labelled from their whole text
+(benchmarks/data/threads_whole.jsonl), against the title alone.
+
 With `--mirrors DIR` (fetched framework repositories), methods named in pull-request titles are
 scored too: squash-merge subjects labelled by hand (no title text: the subjects are read from
 the repositories). The first set (benchmarks/data/pr_title_methods.jsonl, eight frameworks) is
@@ -46,20 +50,20 @@ THROUGHPUT_TITLES = 20_000
 SLUG_SYNONYMS = {"opd": "gkd"}
 
 
-def baseline_module(name: str) -> ModuleType:
-    """loaders/link/<name>.py as it was at BASELINE_COMMIT, importable beside today's modules."""
+def baseline_module(name: str, rev: str = BASELINE_COMMIT) -> ModuleType:
+    """loaders/link/<name>.py as it was at `rev`, importable beside today's modules."""
     source = subprocess.run(
-        ["git", "show", f"{BASELINE_COMMIT}:loaders/link/{name}.py"],
+        ["git", "show", f"{rev}:loaders/link/{name}.py"],
         cwd=rt.REPO,
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    spec = importlib.util.spec_from_loader(f"uptake.loaders.link._baseline_{name}", loader=None)
+    spec = importlib.util.spec_from_loader(f"uptake.loaders.link._baseline_{name}_{rev[:7]}", loader=None)
     module = importlib.util.module_from_spec(spec)
     module.__package__ = "uptake.loaders.link"
     sys.modules[spec.name] = module
-    exec(compile(source, f"{name}@{BASELINE_COMMIT[:7]}", "exec"), module.__dict__)
+    exec(compile(source, f"{name}@{rev[:7]}", "exec"), module.__dict__)
     return module
 
 
@@ -155,6 +159,95 @@ def _pr_title_set_report(
     print(f"  sampled without one: {sum(p for p, _ in by_stratum['other'])} methods found")
     for repo in sorted({r["repo"] for r in rows}):
         print(_line(f"  {repo}", by_stratum[repo]))
+
+
+# Whole threads (title, opening post, comments), read from a GitHub dump with one folder per framework:
+# the shared set's threads (labelled there from title and excerpt) and our blind set, labelled from the
+# whole text (benchmarks/data/README.md).
+WHOLE_THREAD_LABELS = rt.REPO / "benchmarks" / "data" / "threads_whole.jsonl"
+
+
+def _dumped_threads(dump: Path, repos: set[str]) -> dict[str, Thread]:
+    """The labelled repositories' threads in `dump/<framework slug>/`, by `repo#number`."""
+    from uptake.loaders.github import build_threads, read_dump
+
+    frameworks = {f.repo: slug for slug, f in read_catalog().frameworks.items()}
+    found = {}
+    for repo in sorted(repos):
+        folder = dump / frameworks[repo]
+        if not folder.is_dir():
+            sys.exit(f"{folder}: no dump for {repo} (a folder of GitHub REST JSON per framework slug)")
+        for thread in build_threads(frameworks[repo], read_dump(folder)):
+            found[f"{repo}#{thread.number}"] = thread
+    return found
+
+
+def whole_thread_report(matcher: MethodMatcher, dump: Path, show_errors: bool = False) -> None:
+    """Failure reports judged from the whole thread against the title alone, methods named in the
+    title, and the method a failure report's AFFECTS edge names; by set and part and, for the
+    development parts, by framework. Errors are listed for the development parts only."""
+    sets = {"shared": rt.threads(), "blind": rt.read_jsonl(WHOLE_THREAD_LABELS)}
+    threads = _dumped_threads(dump, {r["repo"] for rows in sets.values() for r in rows})
+    for name, rows in sets.items():
+        missing = [rt.thread_id(r) for r in rows if rt.thread_id(r) not in threads]
+        print(f"  {name} set: {len(rows) - len(missing)} of {len(rows)} threads in the dump")
+        scores = _whole_thread_scores(
+            [(r, threads[rt.thread_id(r)]) for r in rows if rt.thread_id(r) in threads], matcher
+        )
+        for label in sorted(scores, key=lambda k: (k.startswith("  "), k)):
+            print(_line(f"{name}, {label}", scores[label]))
+        for r in rows if show_errors else ():
+            thread = threads.get(rt.thread_id(r))
+            verdict = thread and failures.classify_thread(thread, matcher)
+            if thread and rt.part(rt.thread_id(r)) == "dev" and bool(verdict) != r["failure"]:
+                why = verdict.rule + " " + repr(verdict.identifier) if verdict else f"missed [{r['symptom']}]"
+                print(f"    {name} {rt.thread_id(r)}: {why}: {thread.title}")
+
+
+def _whole_thread_scores(labelled: list[tuple[dict, Thread]], matcher: MethodMatcher) -> dict[str, list]:
+    scores: dict[str, list] = defaultdict(list)
+    for r, thread in labelled:
+        part = rt.part(rt.thread_id(r))
+        verdict = failures.classify_thread(thread, matcher)
+        title_only = failures.classify_failure(thread.title, "", matcher) is not None
+        scores[f"failure, whole thread, {part}"].append((verdict is not None, r["failure"]))
+        scores[f"failure, title only, {part}"].append((title_only, r["failure"]))
+        if not r["borderline"]:
+            scores[f"failure, whole thread, sure, {part}"].append((verdict is not None, r["failure"]))
+        if part == "dev":
+            scores[f"  {r['repo']}"].append((verdict is not None, r["failure"]))
+        title = Thread(thread.framework, thread.number, thread.is_pr, thread.title, "", "open")
+        found = set(named_methods(title, matcher))
+        truth = {SLUG_SYNONYMS.get(slug, slug) for slug in r["methods"]}
+        scores[f"methods named in the title, {part}"] += [(True, s in truth) for s in found] + [
+            (False, True) for s in truth - found
+        ]
+        truth_method = SLUG_SYNONYMS.get(r.get("failure_method"), r.get("failure_method"))
+        if "failure_method" in r and r["failure"] and verdict is not None:
+            named = verdict.method
+            pairs = [(True, named == truth_method)] if named else []
+            if truth_method and named != truth_method:
+                pairs.append((False, True))
+            scores[f"method a failure affects, {part}"] += pairs
+    return scores
+
+
+def whole_thread_speed(matcher: MethodMatcher, dump: Path, rev: str) -> None:
+    """classify_thread on every dumped labelled thread, today's rules against those at `rev`;
+    best of 5 rounds, the two alternating within a round."""
+    rows = rt.threads() + rt.read_jsonl(WHOLE_THREAD_LABELS)
+    threads = list(_dumped_threads(dump, {r["repo"] for r in rows}).values())
+    modules = {rev[:7]: baseline_module("failures", rev), "today": failures}
+    best: dict[str, float] = {}
+    for _ in range(5):
+        for label, module in modules.items():
+            start = time.process_time()
+            for thread in threads:
+                module.classify_thread(thread, matcher)
+            best[label] = min(best.get(label, float("inf")), time.process_time() - start)
+    print(f"  whole-thread classification of {len(threads)} threads (best of 5, CPU ms a thread):")
+    for label, seconds in best.items():
+        print(f"    {label:<8} {seconds / len(threads) * 1000:.3f}  ({seconds / best[rev[:7]]:.2f}x)")
 
 
 def _screening_parts() -> dict[str, list[dict]]:
@@ -299,6 +392,12 @@ def main() -> None:
     parser.add_argument("--show-dev-errors", action="store_true")
     parser.add_argument("--mirrors", type=Path, help="fetched repositories: also score pull-request titles")
     parser.add_argument(
+        "--threads", type=Path, help="a GitHub dump, one folder per framework: also score whole threads"
+    )
+    parser.add_argument(
+        "--threads-baseline", metavar="REV", help="with --threads: time against the rules at REV"
+    )
+    parser.add_argument(
         "--before", action="store_true", help=f"also score {BASELINE_COMMIT[:7]} and time both"
     )
     args = parser.parse_args()
@@ -317,6 +416,11 @@ def main() -> None:
     extraction_report(ProposalFinder(read_catalog().methods.values()), args.show_dev_errors)
     print("== methods named in thread titles (catalog matcher)")
     thread_methods_report(matcher, args.show_dev_errors)
+    if args.threads:
+        print("== whole threads (title, opening post, comments) from a GitHub dump")
+        whole_thread_report(matcher, args.threads, args.show_dev_errors)
+        if args.threads_baseline:
+            whole_thread_speed(matcher, args.threads, args.threads_baseline)
     if args.mirrors:
         print("== methods named in pull-request titles (squash-merge subjects)")
         pr_title_methods_report(matcher, args.mirrors, args.show_dev_errors)

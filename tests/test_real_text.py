@@ -163,3 +163,25 @@ def test_method_extraction_on_held_out_papers(capsys):
         print(f"\nheld-out extraction: {c['from_text']}/{c['labelled']}, nodes {c['right']}/{c['nodes']}")
     assert c["from_text"] / c["labelled"] >= HELD_OUT_EXTRACTION_FLOOR
     assert c["right"] / c["nodes"] >= HELD_OUT_NODE_FLOOR
+
+
+_THREAD_KINDS = {"failure", "proposal", "feature", "question", "docs", "other"}
+_THREAD_SYMPTOMS = {"crash", "hang", "oom", "nan", "divergence", "reward-collapse", "wrong-result", "install"}
+_THREAD_SYMPTOMS |= {"other"}
+
+
+def test_whole_thread_labels_are_ids_and_labels_only():
+    """The blind whole-thread set keeps ids, sampling facts and labels (no thread text); a failure
+    has a symptom and a non-failure none; no thread is also in the shared title set."""
+    rows = rt.read_jsonl(rt.REPO / "benchmarks" / "data" / "threads_whole.jsonl")
+    fields = {"repo", "number", "kind_on_github", "query", "round", "failure", "borderline", "kind"}
+    fields |= {"symptom", "methods", "failure_method", "note"}
+    frameworks = {f.repo for f in read_catalog().frameworks.values()}
+    ids = [rt.thread_id(r) for r in rows]
+    assert len(ids) == len(set(ids)) and all(set(r) == fields for r in rows)
+    for r in rows:
+        assert r["repo"] in frameworks and r["kind_on_github"] in {"issue", "pull"}, r
+        assert r["kind"] in _THREAD_KINDS and (r["symptom"] in _THREAD_SYMPTOMS) == r["failure"], r
+        assert r["failure_method"] is None or r["failure"], r
+    if rt.available():
+        assert not set(ids) & {rt.thread_id(r) for r in rt.threads()}

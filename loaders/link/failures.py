@@ -57,6 +57,8 @@ _VALUES = _any(
     r"pg_loss",
     r"policy_loss",
 )
+# Suffixes of a setting's name rather than of a measured value ("entropy_coeff", "kl_loss_weight").
+_SETTING_SUFFIX = r"_(?:coef\w*|weight|ratio|scale|factor|threshold|penalty|bonus|clip\w*|type|mode|fn)\b"
 _UP = _any(
     r"explod\w*",
     r"blows? up",
@@ -120,7 +122,11 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
         ("named-collapse", r"\b(?:reward|mode|model|response[ -]length|length|policy) collapse\b"),
     ),
     "stuck-values": (
-        ("value-is-zero", rf"\b{_VALUES}\w*['\"]?\s*[:=]\s*['\"]?0(?:\.0+)?(?![\d.])"),
+        # "entropy_coeff=0" sets a weight; "pg_loss: 0.0" measures a value
+        (
+            "value-is-zero",
+            rf"\b{_VALUES}(?!\w*{_SETTING_SUFFIX})\w*['\"]?\s*[:=]\s*['\"]?0(?:\.0+)?(?![\d.])",
+        ),
         (
             "value-stuck",
             rf"\b{_VALUES}\b{_W}\b(?:(?:is |are |gets? |got )?stuck|stays?|remains?|always (?:0|zero)|"
@@ -228,7 +234,9 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
         ),
         (
             "wrong-output",
-            r"\b(?:wrong|incorrect\w*|corrupt\w*|garbled|gibberish|silently \w+)\b|乱码|[!！?？]{5,}",
+            # a run of "!!!!!" stands alone as generated output; after a word ("thx!!!!!") it is emphasis
+            r"\b(?:wrong|incorrect\w*|corrupt\w*|garbled|gibberish|silently \w+)\b|乱码|"
+            r"(?<![A-Za-z])[!！?？]{5,}",
         ),
         (
             "not-done-right",
@@ -415,6 +423,7 @@ _ERROR_QUANTITY = re.compile(
     r"estimation|reconstruction)\s+$",
     re.IGNORECASE,
 )
+_SET_TO = re.compile(r"\w=\s*['\"]?$")
 _ABOUT_REPORTING = re.compile(
     r"\s*(?:messages?|msgs?|logging|logs?|reporting|handling|handlers?)\b", re.IGNORECASE
 )
@@ -431,11 +440,24 @@ _QUESTION_TITLE = re.compile(
     r"why (?:do|does|is) (?:the )?(?:default|recommended))\b)",
     re.IGNORECASE,
 )
+# Questions asked in Chinese: "请问…", "如何…", "是否支持…", "有没有办法…", "…吗？"; "[提问]" as a tag.
+_QUESTION_TITLE_CJK = re.compile(
+    r"请问|如何|怎么|怎样|是否|能否|有没有|是不是|提问|咨询|吗\s*[？?]?\s*$|呢\s*[？?]\s*$"
+)
+# Release notes and update summaries list problems that were fixed; they report none.
+_ANNOUNCEMENT_TITLE = re.compile(
+    r"\b(?:release notes?|updates? summary|changelog|announc\w*|newsletter|what'?s new)\b|"
+    r"^\W*release\s+v?\d|更新汇总|更新总结",
+    re.IGNORECASE,
+)
+# Lines an issue template fills in ("- [x] I have searched existing issues"): not the reporter's words.
+_CHECKLIST_LINE = re.compile(r"^[ \t]*[-*][ \t]*\[[ xX]\].*$\n?", re.MULTILINE)
 _EXPERIENCED = re.compile(
     r"\b(?:(?:i|we)\s+(?:\w+\s+)?(?:get|got|see|saw|hit|encounter\w*|observe\w*|notic\w*|am getting|"
     r"are getting|keep getting|run into|ran into|found|have)|"
     r"my (?:training|run|job|loss|model|reward|experiment)|keeps? (?:getting|happening)|"
-    r"always (?:gets?|ends?))\b",
+    r"always (?:gets?|ends?))\b|"
+    r"遇到|碰到|出现|发现|我的训练",  # "I ran into", "it appears", "I found", "my training"
     re.IGNORECASE,
 )
 _TRAINING = re.compile(
@@ -500,9 +522,10 @@ def _ignored(hit_symptom: str, sentence: str) -> bool:
 
 
 def _not_a_crash(before: str, after: str) -> bool:
-    """An error that is a measured quantity ("logprob error"), or words about how errors are
-    logged or handled ("crash logging", "error messages"), not a run that failed."""
-    return bool(_ERROR_QUANTITY.search(before) or _ABOUT_REPORTING.match(after))
+    """An error that is a measured quantity ("logprob error"), words about how errors are logged or
+    handled ("crash logging", "error messages"), or a setting's value ("truncation='error'"), not a
+    run that failed."""
+    return bool(_ERROR_QUANTITY.search(before) or _ABOUT_REPORTING.match(after) or _SET_TO.search(before))
 
 
 def _hits(place: str, text: str) -> Iterator[_Hit]:
@@ -543,7 +566,13 @@ def _is_request(form: tuple[set[str], str], labels: tuple[str, ...]) -> bool:
     words, rest = form
     if words & _REQUEST_TYPES and not words & _FIX_TYPES:
         return True
-    return bool(_REQUEST_TITLE.search(rest)) or any(lb.lower() in _REQUEST_LABELS for lb in labels)
+    return bool(_REQUEST_TITLE.search(rest)) or any(_label_words(lb) in _REQUEST_LABELS for lb in labels)
+
+
+def _label_words(label: str) -> str:
+    """A label as its words: "✨ enhancement", "type: feature" and "kind/feature" read as the plain name."""
+    words = re.findall(r"[a-z]+", label.lower())
+    return " ".join(words[1:] if words[:1] in (["type"], ["kind"]) else words)
 
 
 def _fix_pr(title: str, form: tuple[set[str], str]) -> _Hit | None:
@@ -605,21 +634,31 @@ def classify_failure(
 
     Title, body, human comments and labels are read; CJK text is tokenised first.
     """
-    title, body = tokenised(title or ""), tokenised(body or "")
-    comments = tuple(tokenised(c) for c in comments if c)
+    title = tokenised(title or "")
+    body = tokenised(_CHECKLIST_LINE.sub("", body or ""))
+    comments = tuple(tokenised(_CHECKLIST_LINE.sub("", c)) for c in comments if c)
     form = _title_form(title)
-    if _is_request(form, labels):
+    if _is_request(form, labels) or _ANNOUNCEMENT_TITLE.search(title):
         return None
     whole = "\n".join((title, body, *comments))
     method = _method(title, body, matcher) if matcher else None
     places = [("title", title), ("body", body), *(("comment", c) for c in comments)]
-    hits = [h for place, text in places if text for h in _hits(place, text)]
+    # "bug" or "issue" is a report only in the title: in a body or comment it is as often a template's
+    # or a bot's word ("This issue has been marked stale", "search existing issues").
+    hits = [
+        h
+        for place, text in places
+        if text
+        for h in _hits(place, text)
+        if h.symptom != "malfunction" or place == "title"
+    ]
     if not _TRAINING.search(whole) and method is None:
         hits = [h for h in hits if h.symptom not in _NEEDS_TRAINING_CONTEXT]
     hits += filter(None, (_fix_pr(title, form), _label_hit(labels)))
     if not hits:
         return None
-    if _QUESTION_TITLE.search(title) and not _EXPERIENCED.search(whole) and not any(h.in_code for h in hits):
+    asks = _QUESTION_TITLE.search(title) or _QUESTION_TITLE_CJK.search(title)
+    if asks and not _EXPERIENCED.search(whole) and not any(h.in_code for h in hits):
         return None
     found = {h.symptom for h in hits}
     if "wrong-after-upgrade" in found and len(found) == 1 and not _WRONG.search(whole):
