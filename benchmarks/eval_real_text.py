@@ -165,6 +165,8 @@ def _pr_title_set_report(
 # the shared set's threads (labelled there from title and excerpt) and our blind set, labelled from the
 # whole text (benchmarks/data/README.md).
 WHOLE_THREAD_LABELS = rt.REPO / "benchmarks" / "data" / "threads_whole.jsonl"
+# The method each failure of the shared set's threads affects, labelled by us from the whole text.
+FAILURE_METHOD_LABELS = rt.REPO / "benchmarks" / "data" / "thread_failure_methods.jsonl"
 
 
 def _dumped_threads(dump: Path, repos: set[str]) -> dict[str, Thread]:
@@ -186,7 +188,12 @@ def whole_thread_report(matcher: MethodMatcher, dump: Path, show_errors: bool = 
     """Failure reports judged from the whole thread against the title alone, methods named in the
     title, and the method a failure report's AFFECTS edge names; by set and part and, for the
     development parts, by framework. Errors are listed for the development parts only."""
-    sets = {"shared": rt.threads(), "blind": rt.read_jsonl(WHOLE_THREAD_LABELS)}
+    affected = {rt.thread_id(r): r["failure_method"] for r in rt.read_jsonl(FAILURE_METHOD_LABELS)}
+    shared = [
+        r | {"failure_method": affected[rt.thread_id(r)]} if rt.thread_id(r) in affected else r
+        for r in rt.threads()
+    ]
+    sets = {"shared": shared, "blind": rt.read_jsonl(WHOLE_THREAD_LABELS)}
     threads = _dumped_threads(dump, {r["repo"] for rows in sets.values() for r in rows})
     for name, rows in sets.items():
         missing = [rt.thread_id(r) for r in rows if rt.thread_id(r) not in threads]

@@ -185,3 +185,13 @@ def test_whole_thread_labels_are_ids_and_labels_only():
         assert r["failure_method"] is None or r["failure"], r
     if rt.available():
         assert not set(ids) & {rt.thread_id(r) for r in rt.threads()}
+
+
+def test_failure_method_labels_name_failures_of_the_shared_set():
+    rows = rt.read_jsonl(rt.REPO / "benchmarks" / "data" / "thread_failure_methods.jsonl")
+    assert all(set(r) == {"repo", "number", "failure_method", "shown_by", "sure", "note"} for r in rows)
+    assert len({rt.thread_id(r) for r in rows}) == len(rows)
+    assert all((r["failure_method"] is None) == (r["shown_by"] is None) for r in rows)
+    if rt.available():
+        failing = {rt.thread_id(r) for r in rt.threads() if r["failure"]}
+        assert {rt.thread_id(r) for r in rows} <= failing
