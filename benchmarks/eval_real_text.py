@@ -72,6 +72,11 @@ def _line(label: str, pairs: list[tuple[bool, bool]]) -> str:
     return f"  {label:<48} P={precision:.3f} R={recall:.3f}  (tp {tp}, fp {fp}, fn {fn}, n {len(pairs)})"
 
 
+def _method_pairs(found: set[str], truth: set[str]) -> list[tuple[bool, bool]]:
+    """(predicted, true) pairs of one text's named methods: each found one, then each one missed."""
+    return [(True, slug in truth) for slug in found] + [(False, True) for _ in truth - found]
+
+
 def _by_part(rows: list[dict], key: Callable[[dict], str]) -> dict[str, list[dict]]:
     parts: dict[str, list[dict]] = {"dev": [], "heldout": []}
     for row in rows:
@@ -109,8 +114,7 @@ def thread_methods_report(matcher: MethodMatcher, show_errors: bool) -> None:
             thread = Thread(r["repo"], r["number"], r["kind_on_github"] == "pull", r["title"], "", "open")
             found = set(named_methods(thread, matcher))
             truth = {SLUG_SYNONYMS.get(slug, slug) for slug in r["methods"]}
-            pairs += [(True, slug in truth) for slug in found]
-            pairs += [(False, True) for slug in truth - found]
+            pairs += _method_pairs(found, truth)
             if show_errors and part == "dev" and found != truth:
                 print(
                     f"    methods {rt.thread_id(r)} found {sorted(found)} labelled {sorted(truth)}:",
@@ -147,7 +151,7 @@ def _pr_title_set_report(
         subject = git(find_mirror(mirrors, r["repo"]), "log", "-1", "--format=%s", r["sha"]).strip()
         thread = Thread(r["repo"], r["pr"], True, _PR_SUFFIX.sub("", subject), "", "merged")
         found, truth = set(named_methods(thread, matcher)), set(r["methods"])
-        pairs = [(True, slug in truth) for slug in found] + [(False, True) for slug in truth - found]
+        pairs = _method_pairs(found, truth)
         by_stratum[r["stratum"]] += pairs
         by_stratum["all"] += pairs
         by_stratum[r["repo"]] += pairs
@@ -226,9 +230,7 @@ def _whole_thread_scores(labelled: list[tuple[dict, Thread]], matcher: MethodMat
         title = Thread(thread.framework, thread.number, thread.is_pr, thread.title, "", "open")
         found = set(named_methods(title, matcher))
         truth = {SLUG_SYNONYMS.get(slug, slug) for slug in r["methods"]}
-        scores[f"methods named in the title, {part}"] += [(True, s in truth) for s in found] + [
-            (False, True) for s in truth - found
-        ]
+        scores[f"methods named in the title, {part}"] += _method_pairs(found, truth)
         truth_method = SLUG_SYNONYMS.get(r.get("failure_method"), r.get("failure_method"))
         if "failure_method" in r and r["failure"] and verdict is not None:
             named = verdict.method
