@@ -29,7 +29,9 @@ Label sets:
   (torchtune, NeMo-Aligner), labelled the same way.
 * `blind4`: benchmarks/data/blind4_implementations.jsonl and blind4_negatives.jsonl: three more
   frameworks outside the catalog (LMFlow, xtuner, align-anything), labelled the same way.
-* `all`: the eight.
+* `blind5`: benchmarks/data/blind5_implementations.jsonl and blind5_negatives.jsonl: three more
+  frameworks outside the catalog (EasyR1, ChatLearn, torchforge), labelled the same way.
+* `all`: the nine.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -88,7 +90,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind": ("blind_implementations.jsonl", "blind_negatives.jsonl"),
                "blind2": ("blind2_implementations.jsonl", "blind2_negatives.jsonl"),
                "blind3": ("blind3_implementations.jsonl", "blind3_negatives.jsonl"),
-               "blind4": ("blind4_implementations.jsonl", "blind4_negatives.jsonl")}  # fmt: skip
+               "blind4": ("blind4_implementations.jsonl", "blind4_negatives.jsonl"),
+               "blind5": ("blind5_implementations.jsonl", "blind5_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -442,7 +445,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-_OWN_ALIASES_DROPPED = ("blind", "blind2", "blind3", "blind4")  # label sets labelled blind, scored both ways
+_OWN_ALIASES_DROPPED = ("blind", "blind2", "blind3", "blind4", "blind5")  # label sets labelled blind, scored both ways
 
 
 def aliases_dropped(args, methods: list, dev: dict, scored: dict) -> dict[str, list]:

@@ -49,8 +49,9 @@ class MethodEntry:
     family: str
     ambiguous_aliases: tuple[str, ...] = ()
     paper_date: str | None = None  # the paper's first arXiv version, ISO date
-    # The method's defining computation as a regular expression over one added line of package
-    # code, and what the change's message or paths must also say for that line to be this method.
+    # The method's defining computation as a regular expression over the added lines of package
+    # code ('+'-led diff lines; a group named `what` is the part quoted as evidence), and what the
+    # change's message or paths must also say for the match to be this method.
     computation: str | None = None
     computation_context: str | None = None
 

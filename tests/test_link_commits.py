@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from git_history import METHODS, Method
+from uptake.loaders.catalog import read_catalog
 from uptake.loaders.link.commits import (
     IMPLEMENTS,
     MENTIONS,
@@ -433,6 +434,31 @@ def test_a_method_known_by_what_it_computes_implements_where_the_change_says_wha
     assert found("Add pairwise ranking", loss) is None  # the same loss, nothing says it trains a reward model
     commented = added("fw/engine/pairwise.py", "    # loss = -F.logsigmoid(chosen - rejected)")
     assert found("Add reward model fine-tuning", commented) is None
+
+
+def test_icepop_is_known_by_its_band_mask_on_the_trainer_rollout_ratio():
+    """Frameworks add IcePop under their own names: a mask keeping the tokens whose importance ratio
+    lies between a lower and an upper bound, on one line or two. A cap alone (TIS), a clip mask
+    that depends on the advantage's sign (PPO) and a metric of the ratio are not that mask."""
+    linker = CommitLinker([read_catalog().methods["icepop"]])
+
+    def found(message, *lines):
+        diff = added("fw/rl/loss.py", *lines)
+        return {lk.key: lk for lk in linker.link(message, [diff]).links}.get("icepop")
+
+    band = "    keep_mask = (is_ratio >= cfg.ratio_low) & (is_ratio <= cfg.ratio_high)"
+    link = found("Add rollout correction (#12)", band)
+    assert (link.rel, link.rule, link.location) == (IMPLEMENTS, "computation", "fw/rl/loss.py:10")
+    assert link.identifier.startswith("is_ratio >= cfg.ratio_low")
+    two_lines = ("    masked_low = ratio < cfg.mask_low", "    masked_high = ratio > cfg.mask_high")
+    assert found("Two-sided masking", *two_lines).rel == IMPLEMENTS
+    assert found("Refactor", band) is None  # nothing in the change says what the ratio is for
+    assert found("Add rollout correction", "    weights = ratio.clamp(max=cfg.ratio_high)") is None
+    by_sign = "    clip_mask = (adv > 0) & (ratio > cfg.clip_upper) | (adv < 0) & (ratio < cfg.clip_lower)"
+    assert found("Add rollout correction", by_sign) is None
+    metric = '    metrics["mask_frac"] = ((ratio < cfg.low) | (ratio > cfg.high)).float().mean()'
+    assert found("Add rollout correction", metric) is None
+    assert found("Add rollout correction", "    # keep_mask = (r >= lo_min) & (r <= hi_max)") is None
 
 
 def test_vendored_copies_and_recipes_are_marked():

@@ -1369,12 +1369,15 @@ def _works_on_pairs(message: str, scanned: list) -> bool:
 
 
 def _computing_line(f: FileDiff, computes: re.Pattern) -> tuple[str, str] | None:
-    """(path:line, text) of the first added line of `f` that computes, outside a comment."""
+    """(path:line, text) of the first added line of `f` that computes, outside a comment; a
+    pattern with a group named `what` quotes only that group (the rest is the line's context)."""
     comments = _HASH_COMMENT.search(f.path) is not None
+    named = "what" in computes.groupindex  # the part to quote, when the pattern has context
     for m in computes.finditer(f.text):
-        line_start, line = _line_at(f.text, m.start())
-        if line.startswith("+") and not (comments and _in_comment(line, m.start() - line_start)):
-            return f"{f.path}:{_line_number(f.text, line_start)}", m.group(0)
+        start = m.start("what") if named else m.start()
+        line_start, line = _line_at(f.text, start)
+        if line.startswith("+") and not (comments and _in_comment(line, start - line_start)):
+            return f"{f.path}:{_line_number(f.text, line_start)}", m.group("what" if named else 0)
     return None
 
 
