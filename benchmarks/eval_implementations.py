@@ -445,7 +445,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-_OWN_ALIASES_DROPPED = ("blind", "blind2", "blind3", "blind4", "blind5")  # label sets labelled blind, scored both ways
+# Label sets labelled blind, scored both ways.
+_OWN_ALIASES_DROPPED = ("blind", "blind2", "blind3", "blind4", "blind5")
 
 
 def aliases_dropped(args, methods: list, dev: dict, scored: dict) -> dict[str, list]:
