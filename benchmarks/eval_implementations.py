@@ -75,7 +75,7 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-from uptake.loaders.git import MinedCommit, mine_commits, resolve_repository
+from uptake.loaders.git import MinedCommit, copied_packages, mine_commits, resolve_repository
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data"
@@ -179,6 +179,7 @@ def first_implementations(commits: list[MinedCommit]) -> dict[str, tuple[MinedCo
 def mine_all(path: Path, methods: list, workers: int, vendored: tuple[str, ...] = ()) -> list[MinedCommit]:
     git_dir = resolve_repository(path)
     shas = git(git_dir, "rev-list", "--reverse", "HEAD").split()
+    vendored = copied_packages(git_dir, vendored)  # as the product's miners decide it
     out: list[MinedCommit] = []
     for _, mined in mine_commits([(str(git_dir), shas)], methods, workers, vendored=vendored):
         out.extend(mined)

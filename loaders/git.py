@@ -328,6 +328,25 @@ def missing_contents(git_dir: Path | str, shas: Iterable[str]) -> dict[str, list
 _LINKER: CommitLinker | None = None
 
 
+_TOP_PACKAGE = re.compile(r"^(?:src/)?([^/]+)/__init__\.py$")
+# Top-level folders that hold a repository's tests or tooling, not the package it ships.
+_AUXILIARY = frozenset({"test", "tests", "testing", "examples", "scripts", "tools", "docs", "benchmarks"})
+
+
+def copied_packages(git_dir: Path | str, foreign: Iterable[str], head: str = "HEAD") -> tuple[str, ...]:
+    """Which of other frameworks' package names (`foreign`) are copies in this repository. A
+    repository whose only package at its head bears another framework's name is a fork that kept
+    the name: that package is the repository's own code, and its history is not a copy."""
+    foreign = tuple(foreign)
+    if not foreign:
+        return foreign
+    listing = run_git(git_dir, "ls-tree", "-r", "--name-only", head).splitlines()
+    packages = {m.group(1).lower() for line in listing if (m := _TOP_PACKAGE.match(line))} - _AUXILIARY
+    if len(packages) == 1 and packages <= set(foreign):
+        return tuple(p for p in foreign if p not in packages)
+    return foreign
+
+
 def _init_worker(methods: list, vendored: tuple[str, ...] = ()) -> None:
     global _LINKER
     _LINKER = CommitLinker(methods, vendored)
@@ -727,8 +746,9 @@ def mine_framework(
     result.abandoned = len(dropped)
     new = set(shas)
     result.remined = [sha for sha in result.remined if sha not in new]
+    vendored = copied_packages(git_dir, vendored, head)
     records = _history_records(
-        git_dir, framework, methods, state, shas, dropped, tags, result, workers, progress, tuple(vendored)
+        git_dir, framework, methods, state, shas, dropped, tags, result, workers, progress, vendored
     )
     return FrameworkMining(result, records)
 
@@ -849,6 +869,7 @@ def mine_repository(
     git_dir = resolve_repository(repo_path)
     head = run_git(git_dir, "rev-parse", "HEAD").strip()
     shas = run_git(git_dir, "rev-list", "--reverse", head).split()
+    vendored = copied_packages(git_dir, vendored, head)
     commits: list[MinedCommit] = []
     for _, mined in mine_commits([(str(git_dir), shas)], methods, workers, vendored=vendored):
         commits.extend(mined)

@@ -138,6 +138,26 @@ def test_vendored_tree_and_recipe(mined):
     assert sha == s["recipe"] and link.evidence().props()["implementation"] == "recipe"
 
 
+def test_a_fork_that_kept_its_parents_package_name_is_its_own_code(tmp_path):
+    """Another framework's package name is a copy only while the repository has a package of its
+    own: a repository whose only package at its head is `otherfw` is that framework's fork, and
+    what it ships is its own; beside a package of its own the same tree is a copy."""
+    trainer = {
+        "otherfw/__init__.py": "",
+        "otherfw/trainer.py": "class GRPOTrainer:\n    pass\n",
+        "otherfw/main.py": "from otherfw.trainer import GRPOTrainer\n",
+    }
+    fork = Repo(tmp_path / "fork")
+    fork.commit("Initial commit", {"README.md": "# fork\n", **trainer, "tests/__init__.py": ""})
+    facts = mine_repository("fork", fork.path, METHODS, workers=1, vendored=VENDORED)
+    assert first_implementations(facts)["grpo"][0] == fork.head()
+    copy = Repo(tmp_path / "copy")
+    copy.commit("Initial commit", {"README.md": "# copy\n", **trainer, "ownfw/__init__.py": ""})
+    facts = mine_repository("copy", copy.path, METHODS, workers=1, vendored=VENDORED)
+    assert "grpo" not in first_implementations(facts)
+    assert links_of(facts, copy.head())[("IMPLEMENTS", "grpo")].vendored == "otherfw"
+
+
 def test_stored_queries_read_spellings_kinds_and_vendored(store, tmp_path):
     repo, s = generalise_history(tmp_path / "fw")
     sync_git(store, "fw", repo.path, METHODS, workers=1, vendored=VENDORED)
