@@ -352,6 +352,15 @@ def test_an_option_documented_as_a_method_implements_it():
     assert cited_links(far)["dapo"].rel == MENTIONS
     local = added("fw/loop.py", "        # DAPO-style batches", "        batch: Batch = Batch.from_dict(raw)")
     assert cited_links(local)["dapo"].rel == MENTIONS
+    # A file's header describes the file: a word of it that is also a key far below names no option.
+    header = added("fw/run.yaml", "# Settings for DAPO runs of a small model", *[""] * 10, "model:", "  n: 8")
+    assert cited_links(header)["dapo"].rel == MENTIONS
+    # Prose that names the option by its identifier documents it, however far the option is.
+    named = added(
+        "fw/loss.py", '    """Losses.', "    - DAPO (set use_token_mean = True)", '    """',
+        *["    other: int = 1"] * 8, "    use_token_mean: bool = False",
+    )  # fmt: skip
+    assert cited_links(named)["dapo"].identifier == "use_token_mean"
 
 
 def test_an_option_citing_a_paper_implements_its_method_unless_the_paper_is_a_report():
@@ -469,6 +478,10 @@ def test_vendored_copies_and_recipes_are_marked():
     link = copied["kto"]
     assert link.rel == IMPLEMENTS and link.vendored == "otherfw" and link.confidence < 0.95
     assert link.evidence().props()["vendored"] is True and "vendored copy of otherfw" in link.rule
+    # A recipe launching the other framework's package sets that package's options, not its own.
+    for command, vendored in (("python3 -m otherfw.trainer.main", "otherfw"), ("python -m fw.train", "")):
+        run = added("examples/run_dapo.sh", f"{command} \\", "  loss_type=dapo")
+        assert {lk.key: lk for lk in linker.link("Example", [run]).links}["dapo"].vendored == vendored
     recipe = links("Example", added("examples/run_dapo.sh", "python -m fw.train loss_type=dapo \\"))
     assert recipe[("Method", "dapo")].rel == IMPLEMENTS
     assert recipe[("Method", "dapo")].evidence().props()["implementation"] == "recipe"

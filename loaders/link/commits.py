@@ -375,6 +375,7 @@ _ENTRY = re.compile(r"__main__|\bregist\w*\(|@\w*regist|add_argument\(")  # runs
 _RECIPE = re.compile(r"(?:^|/)recipes?/", re.I)
 _RUNNABLE = re.compile(r"\.(?:sh|ya?ml|py|toml|json)$", re.I)
 _RECIPE_CONFIG = re.compile(r"\.(?:sh|ya?ml|toml|json)$", re.I)  # a recipe that only sets options
+_LAUNCH = re.compile(r"^\+[^#\n]*?(?:\s-m\s+|python3?\s+)([A-Za-z_]\w*)[./]", re.M)  # the package run
 _ASSIGNED = re.compile(r"[\w.-]+\s*[=:]\s*[\"']?$")  # `adv_estimator=`, `loss_type: "`
 _STRING = re.compile(r"""(["'])(-{0,2}[A-Za-z][\w.-]{2,48})\1""")
 _FLAG_STRING = re.compile(r"""(["'])(-{1,2}[A-Za-z][\w.-]{2,48})\1""")
@@ -452,6 +453,11 @@ _DOC_BEFORE, _DOC_AFTER = 2, 4
 _OPTION_KINDS = frozenset({"field", "config-key", "flag"})
 _DOCUMENTED_OPTION = Link(IMPLEMENTS, "Method", "", "diff", "", "", "option-doc", 0.7)  # its strength
 _OPTION_WORD = re.compile(r"-{0,2}[A-Za-z_][\w-]*")
+# The head of an argument entry (`name (type):`, `name: text`, `:param name:`, `- name:`), or a
+# word shaped as an identifier (`disable_ppo_ratio`): the option prose documents. A plain word
+# elsewhere in the prose (a file header's "model") names no option.
+_IDENTIFIER_SHAPED = re.compile(r"\w[_-]\w|[a-z][A-Z]")
+_ENTRY_HEAD = re.compile(r"^\s*(?:[-*]\s+|:param\s+)?`{0,2}(-{0,2}[A-Za-z_][\w-]*)`{0,2}\s*[(:]")
 _DOCUMENTED_ENTRY = Link(IMPLEMENTS, "Method", "", "diff", "", "", "doc-entry", 0.7)
 # A documentation entry that starts with an option in code font: a list item or a table row.
 _DOC_ENTRY = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\|)[ \t]*``?(?P<key>[A-Za-z_][\w.-]*)``?")
@@ -1171,9 +1177,10 @@ class CommitLinker:
         around: set[int] = set()  # the lines around every documenting prose, entries included
         for link in documenting:
             at = _line_of(link.location)
-            entries[link] = set(
-                _OPTION_WORD.findall(" ".join(lines.get(n, "") for n in range(at - _DOC_AFTER, at + 1)))
-            )
+            window = [lines.get(n, "") for n in range(at - _DOC_AFTER, at + 1)]
+            heads = {m.group(1) for line in window if (m := _ENTRY_HEAD.match(line))}
+            shaped = {w for w in _OPTION_WORD.findall(" ".join(window)) if _IDENTIFIER_SHAPED.search(w)}
+            entries[link] = heads | shaped
             around.update(range(at - _DOC_AFTER, at + _DOC_BEFORE + 1))
         # Only words on the lines around the prose can be the option it documents: reading the
         # place of every other literal in the file would cost a tokenizer run each.
@@ -1201,8 +1208,17 @@ class CommitLinker:
         return tuple(self.index.path_hits(path))
 
     def _copied(self, f: FileDiff, imported: dict[str, str]) -> str:
-        """The other framework a file of the change is a copy of, or ''."""
-        return self._copied_from(f.path) or _inside_import(f, imported)
+        """The other framework a file of the change is a copy of, or runs, or ''."""
+        return self._copied_from(f.path) or _inside_import(f, imported) or self._runs_other(f)
+
+    def _runs_other(self, f: FileDiff) -> str:
+        """The other framework whose package a runnable script or config launches
+        (`python -m otherfw.trainer.main ...`), or '': what it sets, that package implements."""
+        if not self.foreign or not _RECIPE_CONFIG.search(f.path):
+            return ""
+        return next(
+            (m.group(1).lower() for m in _LAUNCH.finditer(f.text) if m.group(1).lower() in self.foreign), ""
+        )
 
     def _copied_from(self, path: str) -> str:
         """The other framework whose package tree holds `path` (a vendored copy), or ''."""
