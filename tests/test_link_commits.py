@@ -460,7 +460,8 @@ def test_icepop_is_known_by_its_band_mask_on_the_trainer_rollout_ratio():
     assert (link.rel, link.rule, link.location) == (IMPLEMENTS, "computation", "fw/rl/loss.py:10")
     assert link.identifier.startswith("is_ratio >= cfg.ratio_low")
     two_lines = ("    masked_low = ratio < cfg.mask_low", "    masked_high = ratio > cfg.mask_high")
-    assert found("Two-sided masking", *two_lines).rel == IMPLEMENTS
+    quoted = found("Two-sided masking", *two_lines).identifier
+    assert quoted == "ratio < cfg.mask_low masked_high = ratio > cfg.mask_high"
     assert found("Refactor", band) is None  # nothing in the change says what the ratio is for
     assert found("Add rollout correction", "    weights = ratio.clamp(max=cfg.ratio_high)") is None
     by_sign = "    clip_mask = (adv > 0) & (ratio > cfg.clip_upper) | (adv < 0) & (ratio < cfg.clip_lower)"
@@ -468,6 +469,14 @@ def test_icepop_is_known_by_its_band_mask_on_the_trainer_rollout_ratio():
     metric = '    metrics["mask_frac"] = ((ratio < cfg.low) | (ratio > cfg.high)).float().mean()'
     assert found("Add rollout correction", metric) is None
     assert found("Add rollout correction", "    # keep_mask = (r >= lo_min) & (r <= hi_max)") is None
+    # The weakest sign: where the subject names IcePop over its parent's option, that is the link,
+    # and the option is learned as IcePop's spelling.
+    catalog = read_catalog().methods
+    named = CommitLinker([catalog["icepop"], catalog["tis"]]).link(
+        "Add IcePop", [added("fw/rl/config.py", "    use_tis: bool = False", band)]
+    )
+    kinds = {(lk.rel, lk.key): lk.rule for lk in named.links}
+    assert ("SPELLS", "icepop") in kinds and kinds[("IMPLEMENTS", "icepop")] != "computation"
 
 
 def test_vendored_copies_and_recipes_are_marked():

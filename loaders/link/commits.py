@@ -375,6 +375,7 @@ _ENTRY = re.compile(r"__main__|\bregist\w*\(|@\w*regist|add_argument\(")  # runs
 _RECIPE = re.compile(r"(?:^|/)recipes?/", re.I)
 _RUNNABLE = re.compile(r"\.(?:sh|ya?ml|py|toml|json)$", re.I)
 _RECIPE_CONFIG = re.compile(r"\.(?:sh|ya?ml|toml|json)$", re.I)  # a recipe that only sets options
+_DIFF_LINE_BREAK = re.compile(r"\s*\n\+\s*")  # between two added lines of one match
 _LAUNCH = re.compile(r"^\+[^#\n]*?(?:\s-m\s+|python3?\s+)([A-Za-z_]\w*)[./]", re.M)  # the package run
 _ASSIGNED = re.compile(r"[\w.-]+\s*[=:]\s*[\"']?$")  # `adv_estimator=`, `loss_type: "`
 _STRING = re.compile(r"""(["'])(-{0,2}[A-Za-z][\w.-]{2,48})\1""")
@@ -715,8 +716,6 @@ class CommitLinker:
             cited = self._citations(f, hints[i], papers) if i in hints else []
             copied = self._copied(f, imported)
             self._link_file(f, category, comments, hits, best, code_words, plain, copied, scanned, cited)
-        for link in self._computations(message, scanned, best):
-            _keep(best, link)
         # A link's words name a site or a repository ("github.com/PRIME-RL/PRIME"), not what the
         # change does; papers it links are read from the whole message below.
         named = {m.slug: m for m in self.matcher.find(_unlinked(message))}
@@ -751,6 +750,10 @@ class CommitLinker:
                 del best[slug]
             else:
                 best[slug] = old
+        # What the change computes is the weakest sign: read only for methods nothing above found
+        # implemented, so a spelling the message teaches is still learned.
+        for link in self._computations(message, scanned, best):
+            _keep(best, link)
         if out.reverts is not None:
             best = {
                 s: Link(MENTIONS, "Method", s, lk.source_kind, lk.location, lk.identifier, "revert", 0.5)
@@ -1393,7 +1396,8 @@ def _computing_line(f: FileDiff, computes: re.Pattern) -> tuple[str, str] | None
         start = m.start("what") if named else m.start()
         line_start, line = _line_at(f.text, start)
         if line.startswith("+") and not (comments and _in_comment(line, start - line_start)):
-            return f"{f.path}:{_line_number(f.text, line_start)}", m.group("what" if named else 0)
+            quoted = _DIFF_LINE_BREAK.sub(" ", m.group("what" if named else 0))
+            return f"{f.path}:{_line_number(f.text, line_start)}", quoted
     return None
 
 
