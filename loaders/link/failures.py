@@ -153,10 +153,11 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
         (
             "out-of-memory",
             r"\b(?:out of memory|outofmemoryerror|oom(?:ed|s)?|oom[- ]kill\w*|"
-            r"(?:ran|runs?) out of (?:gpu |cpu |host )?memory)\b",
+            r"(?:ran|runs?) out of (?:gpu |cpu |host )?memory|resource[_ ]exhausted)\b",
         ),
         ("memory-leak", r"\bmemory (?:leak\w*|(?:usage )?keeps (?:increasing|growing))\b"),
-        ("memory-cjk", r"(?:显存|内存)(?:不足|溢出|爆了?)|爆显存"),
+        # "显存不足", "内存溢出", and memory that "blew up" with a word between ("内存突然炸了")
+        ("memory-cjk", r"(?:显存|内存)[^\s，。,.!?！？]{0,4}?(?:不足|溢出|爆|炸)|[爆炸]显存"),
     ),
     "hang": (
         (
@@ -214,6 +215,8 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
         ),
     ),
     "install": (
+        # an import that fails names a broken install, whatever the run
+        ("import-fails", r"\b(?:ImportError|ModuleNotFoundError|cannot import name|no module named)\b"),
         (
             "version-question",
             r"\bwhich (?:\w+[ -])?versions? (?:of \w+ )?(?:for|to|should|do|does|is|works?|with)\b|"
@@ -298,7 +301,16 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "malfunction": (
         ("bug-named", r"\bbugs?\b|\bbuggy\b"),
-        ("issue-named", r"\bissues?\b"),
+        # "issue" is a malfunction when someone has it, resolves it, or it is with something: not a
+        # tracker's word ("before posting an issue", "daily issue processing")
+        (
+            "issue-named",
+            r"\b(?:get\w*|got|hav\w*|has|had|fac\w*|encounter\w*|hit\w*|met|meet\w*|see\w*|saw|found)"
+            r"\s+(?:(?:an?|the|this|that|some|same|weird|strange|an? \w+)\s+)?issues?\b|"
+            r"\b(?:resolv\w*|solv\w*|address\w*|work\w* around)\s+(?:\w+\s+){0,2}?issues?\b|"
+            r"\bfix\w*\s+(?:the|an?|this|that)\s+issues?\b|"
+            r"\bissues? (?:with|when|while|during|after|on|in|running|training|using|loading|saving)\b",
+        ),
     ),
 }
 _COMPILED = {
@@ -329,7 +341,7 @@ SYMPTOM_TRIGGERS: dict[str, tuple[str, ...]] = {
         *("0", "zero", "constant", "flat", "stuck", "stay", "remain", "always", "unchanged"),
         *("oscillat", "fluctuat", "not", "n't", "never", "converg", "不收敛", "不", "没"),
     ),
-    "oom": ("memory", "oom", "显存", "内存"),
+    "oom": ("memory", "oom", "exhausted", "显存", "内存"),
     "hang": (
         *("hang", "hung", "deadlock", "freez", "frozen", "stuck", "progress", "never"),
         *("timeout", "time out", "timed out", "timedout", "time-out", "超时", "卡"),
@@ -343,7 +355,7 @@ SYMPTOM_TRIGGERS: dict[str, tuple[str, ...]] = {
         *("drop", "regress", "degrad", "worse", "decreas", "halved", "slow", "lower than", "reproduce"),
     ),
     "wrong-after-upgrade": ("after ", "since ", "worked", "works", "was fine", "was working"),
-    "install": ("version", "incompatib", "dependency", "install", "pip", "uv", "docker", "setup"),
+    "install": ("version", "incompatib", "dependency", "install", "pip", "uv", "docker", "setup", "import", "module"),
     "wrong-result": (
         *("debug", "gap", "discrepanc"),
         *("wrong", "incorrect", "corrupt", "garbled", "gibberish", "silently", "correctly", "properly"),
