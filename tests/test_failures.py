@@ -296,3 +296,23 @@ def test_kinds_from_the_failure_leaning_blind_set(title, symptom, rule):
 )
 def test_a_trackers_issue_and_a_memory_word_alone_report_nothing(title):
     assert classify_failure(title, "", MATCHER) is None
+
+
+def test_a_runs_script_or_module_names_the_method_it_affects():
+    """No word of the thread names a method, but the script or module the run launched does."""
+    thread = _thread(
+        "Multi-turn example OOM on one 80G node",
+        "I ran `python -m fw.cli.train_grpo_ray --micro-batch 1` and it runs out of memory at step 2.",
+    )
+    verdict = classify_thread(thread, MATCHER)
+    assert verdict is not None and verdict.symptom == "oom"
+    assert (verdict.method, verdict.method_rule, verdict.method_confidence) == (
+        "grpo",
+        "identifier-part",
+        0.6,
+    )
+    # a word that names the method still wins over an identifier's part
+    named = classify_thread(
+        _thread("PPO run OOM", "python -m fw.cli.train_grpo_ray crashed: out of memory"), MATCHER
+    )
+    assert named is not None and named.method == "ppo"

@@ -489,6 +489,8 @@ _TRAINING = re.compile(
     r"advantages?|gpus?|nodes?|ranks?|reproduc\w*|recipes?|examples?|scripts?|accuracy)\b|训练|微调|强化学习|复现",
     re.IGNORECASE,
 )
+# A run's identifier of several parts joined by underscores, hyphens, dots or slashes.
+_JOINED_IDENTIFIER = re.compile(r"\b[A-Za-z0-9]+(?:[_.\-/][A-Za-z0-9]+)+\b")
 _TRAINER_CLASS = re.compile(r"\b([A-Z][A-Za-z0-9]*?)(?:Trainer|Config)\b|\b([a-z0-9]+)_trainer\b")
 _COMPONENTS = re.compile(
     r"\b(vllm|sglang|fsdp2?|megatron(?:-core|-lm)?|deepspeed(?: zero-?[123])?|zero-?[123]|ray|nccl|"
@@ -632,6 +634,22 @@ def _method(title: str, body: str, matcher: MethodMatcher) -> tuple[str, str, st
             named = matcher.find(prefix) if prefix else []
             if named:
                 return named[0].slug, m.group(0), "trainer-class", 0.8
+    for text in (title, body):
+        named = _identifier_part(text, matcher)
+        if named:
+            return named
+    return None
+
+
+def _identifier_part(text: str, matcher: MethodMatcher) -> tuple[str, str, str, float] | None:
+    """The method a run's own identifiers name by one of their parts: the script it ran
+    (`run_grpo_puzzle.py`), the module it launched (`cli.train_ppo_ray`), the test or example that
+    failed (`vlm_grpo-qwen-3b`), where no word of the text names one."""
+    for m in _JOINED_IDENTIFIER.finditer(text):
+        for part in re.split(r"[_.\-/]+", m.group(0)):
+            named = [f for f in matcher.find(part) if f.rule == "alias-exact" and f.text == part]
+            if len(part) >= 3 and len(named) == 1:
+                return named[0].slug, m.group(0), "identifier-part", 0.6
     return None
 
 
