@@ -780,3 +780,135 @@ def test_a_copied_tree_documents_the_copy_not_the_framework():
     mine = [replace_path(doc, "docs/a.md"), replace_path(code, "fw/config/algo.yaml")]
     own = {lk.key: lk for lk in linker.link("Add", mine).links}
     assert own["dapo"].rel == IMPLEMENTS and own["dapo"].rule.startswith("doc-entry")
+
+
+def test_documentation_repeating_a_role_class_is_no_second_signal():
+    """A generic role class (`RewardConfig`) needs a second signal; the change's docs naming the
+    same class again are not one, while docs naming the method some other way are."""
+    bt = Method("bt-rm", "Bradley-Terry reward model", ("RewardConfig", "Bradley-Terry reward model"))
+    linker = CommitLinker([*METHODS, bt])
+    code = added(
+        "fw/config/reward.py", "class RewardConfig(BaseModel):", "    scale: float = 1.0", status="A"
+    )
+    same_word = added("docs/reward.md", "Set `RewardConfig.scale` to weigh the aesthetic score.")
+    found = {lk.key: lk for lk in linker.link("Support a world model (#4)", [code, same_word]).links}
+    assert found["bt-rm"].rel == MENTIONS and "without a second signal" in found["bt-rm"].rule
+    named = added("docs/reward.md", "The Bradley-Terry reward model is trained on preference pairs.")
+    found = {lk.key: lk for lk in linker.link("Support reward models (#4)", [code, named]).links}
+    assert found["bt-rm"].rel == IMPLEMENTS and found["bt-rm"].rule.endswith(
+        "the change's documentation names it"
+    )
+
+
+def test_a_method_written_with_hyphens_or_a_dot_documents_the_option_beside_it():
+    """Help texts write names as one hyphenated or dotted word ("dual-clip", "Dr.GRPO")."""
+    catalog = read_catalog().methods
+    linker = CommitLinker([catalog["dual-clip"], catalog["dr-grpo"], catalog["grpo"]])
+    config = added(
+        "fw/policy/config.py",
+        "    lower_bound_ratio: float = field(",
+        "        default=3.0,",
+        '        metadata={"help": "Lower-bound ratio for dual-clip."},',
+        "    )",
+        "    unbiased_loss_max_tokens: Optional[int] = field(",
+        "        default=None,",
+        '        metadata={"help": "Tokens for the unbiased loss introduced in Dr.GRPO."},',
+        "    )",
+    )
+    found = {lk.key: lk for lk in linker.link("Initial release", [config]).links}
+    assert (found["dual-clip"].rel, found["dual-clip"].identifier) == (IMPLEMENTS, "lower_bound_ratio")
+    assert (found["dr-grpo"].rel, found["dr-grpo"].identifier) == (IMPLEMENTS, "unbiased_loss_max_tokens")
+
+
+def test_prose_citing_a_method_for_another_term_documents_no_option():
+    """A clipping or KL option beside prose that cites an advantage method cites a detail of its
+    paper; the nearest entry is the one documented."""
+    config = added(
+        "fw/rl/config.py",
+        "class RLConfig(BaseModel):",
+        '    epsilon: float = Field(default=0.2, description="Clip parameter")',
+        "    reward_minus_kl_coef: float = Field(",
+        "        default=0.0,",
+        "        # https://arxiv.org/abs/2402.14740",
+        '        description="Implicit KL coefficient similar to the RLOO paper",',
+        "    )",
+        status="A",
+    )
+    catalog = read_catalog().methods
+    linker = CommitLinker([catalog["rloo"], catalog["dapo"], catalog["grpo"]])
+    found = {lk.key: lk for lk in linker.link("Initial commit", [config]).links if lk.label == "Method"}
+    assert found["rloo"].rel == MENTIONS
+    mask = added(
+        "fw/rl/config.py",
+        '    epsilon: float = Field(default=0.2, description="Clip parameter")',
+        '    mask_truncated: bool = Field(default=False, description="Overlong filtering, as in DAPO")',
+    )
+    dapo = next(lk for lk in linker.link("Add options", [mask]).links if lk.key == "dapo")
+    assert (dapo.rel, dapo.identifier) == (IMPLEMENTS, "mask_truncated")
+
+
+def test_a_comment_about_a_future_trainer_is_a_plan():
+    diff = added(
+        "fw/gym/policy.py",
+        "    hidden_dim: int = 64",
+        "    # A value head, so a future PPO trainer can plug in later.",
+        "    value_head = nn.Linear(config.hidden_dim, 1)",
+    )
+    linker = CommitLinker([read_catalog().methods["ppo"]])
+    found = next(lk for lk in linker.link("Add a toy gym policy", [diff]).links if lk.key == "ppo")
+    assert (found.rel, found.rule) == (MENTIONS, "todo")
+
+
+def test_a_flag_whose_call_opens_on_the_line_above_is_documented_by_its_help():
+    """`parser.add_argument(` on one line and the flag on the next: the help names the method."""
+    dual = Method("dual-clip", "Dual-clip PPO", ("c_clip",), arxiv_id="1912.09729")
+    linker = CommitLinker([*METHODS, dual])
+    diff = added(
+        "fw/arguments.py",
+        "        parser.add_argument(",
+        '            "--lower-bound-c",',
+        "            type=float,",
+        '            help="lower bound for Dual-clip PPO, https://arxiv.org/pdf/1912.09729",',
+        "        )",
+        '        parser.add_argument("--kl-coef", type=float, default=0.01, help="KL penalty")',
+    )
+    found = {lk.key: lk for lk in linker.link("Add options", [diff]).links}
+    assert (found["dual-clip"].rel, found["dual-clip"].identifier) == (IMPLEMENTS, "--lower-bound-c")
+
+
+def test_an_attribute_docstring_under_an_unchanged_line_documents_no_new_option():
+    """A docstring added under an attribute the change does not touch documents that attribute,
+    not the new one below it."""
+    text = "\n".join([
+        "@@ -13,0 +14,1 @@", '+    """Overlong filtering, as in DAPO."""',
+        "@@ -14,0 +16,1 @@", '+    loss_avg_mode: str = "token"',
+    ])  # fmt: skip
+    unchanged_above = FileDiff("fw/config.py", "M", text=text)
+    assert cited_links(unchanged_above)["dapo"].rel == MENTIONS
+
+
+def test_a_key_read_from_the_configuration_with_a_default_is_an_option_prose_documents():
+    """`cfg.get("disable_ppo_ratio", False)` is a setting users have; the docstring naming it with
+    the method's paper documents it. A key read from any other dict is not an option."""
+    rloo = Method("rloo", "RLOO", ("RLOO",), arxiv_id="2402.14740")
+    linker = CommitLinker([*METHODS, rloo])
+    loss = added(
+        "fw/algorithms/loss.py",
+        "class PGLoss:",
+        '    """REINFORCE/RLOO (set disable_ppo_ratio = True) - https://arxiv.org/abs/2402.14740"""',
+        "    def __init__(self, cfg):",
+        '        self.disable_ppo_ratio = cfg.get("disable_ppo_ratio", False)',
+        status="A",
+    )
+    found = {lk.key: lk for lk in linker.link("Add the loss", [loss]).links}
+    assert (found["rloo"].rel, found["rloo"].identifier) == (IMPLEMENTS, "disable_ppo_ratio")
+    batch = added(
+        "fw/algorithms/loss.py",
+        "class PGLoss:",
+        '    """REINFORCE/RLOO (set disable_ppo_ratio = True) - https://arxiv.org/abs/2402.14740"""',
+        "    def __call__(self, batch):",
+        '        mask = batch.get("disable_ppo_ratio", None)',
+        status="A",
+    )
+    found = {lk.key: lk for lk in linker.link("Add the loss", [batch]).links}
+    assert found["rloo"].rel == MENTIONS

@@ -44,6 +44,7 @@ import dataclasses
 import functools
 import itertools
 import re
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -93,7 +94,7 @@ _PYTHON = re.compile(r"\.pyi?$", re.I)
 # A plan to implement is not an implementation: a TODO, or prose saying what could come later.
 _TODO = re.compile(
     r"\b(?:TODO|FIXME|XXX)\b"
-    r"|(?i:\b(?:can|could|may|might) also (?:add|use|support|try)\b|\bin the future\b"
+    r"|(?i:\b(?:can|could|may|might) also (?:add|use|support|try)\b|\bin the future\b|\b(?:a|any) future\b"
     r"|\bnot (?:yet )?(?:supported|implemented)\b|\b(?:will|to) be (?:added|supported|implemented)\b)"
 )
 _REVERT = re.compile(r"^Revert\b", re.IGNORECASE)
@@ -362,7 +363,15 @@ class AddedBlocks:
 _CODE_PLACE = Place("code")
 _NOT_ADDED = re.compile(r"^[-@\\ ]", re.M)  # removed lines, hunk headers, "\ No newline"
 # Reasons a literal selects that its own line shows whatever surrounds it.
-_LINE_DECIDES = {"compare", "option-default", "flag", "registry-key", "choices", "keyword-argument"}
+_LINE_DECIDES = {
+    "compare",
+    "option-default",
+    "flag",
+    "registry-key",
+    "choices",
+    "keyword-argument",
+    "config-read",
+}
 _TRIPLE_QUOTE, _TRIPLE_APOS = '"' * 3, "'" * 3
 
 
@@ -379,14 +388,15 @@ _DIFF_LINE_BREAK = re.compile(r"\s*\n\+\s*")  # between two added lines of one m
 _LAUNCH = re.compile(r"^\+[^#\n]*?(?:\s-m\s+|python3?\s+)([A-Za-z_]\w*)[./]", re.M)  # the package run
 _ASSIGNED = re.compile(r"[\w.-]+\s*[=:]\s*[\"']?$")  # `adv_estimator=`, `loss_type: "`
 _STRING = re.compile(r"""(["'])(-{0,2}[A-Za-z][\w.-]{2,48})\1""")
-_FLAG_STRING = re.compile(r"""(["'])(-{1,2}[A-Za-z][\w.-]{2,48})\1""")
+# A CLI flag's literal, or a key read from a configuration (`cfg.get("key", default)`).
+_FLAG_STRING = re.compile(r"""(?:(?<=\.get\()|(?=["']-))(["'])(-{0,2}[A-Za-z][\w.-]{2,48})\1""")
 _CLASS_DEF = re.compile(r"^\+\s*class\s+([A-Za-z_]\w{2,48})", re.M)
 _FIELD = re.compile(r"^\+\s*([a-z_][a-z0-9_]{2,48})\s*:\s*[\w\[\]., |\"']+=", re.M)
 # A field declared by its type alone, as in a TypedDict config (`ratio_clip_c: float`).
 _TYPED_FIELD = re.compile(r"^\+[ \t]+([a-z_][a-z0-9_]{2,48})[ \t]*:[ \t]*[\w\[\]., |\"']*[\w\]][ \t]*$", re.M)
 _YAML_KEY = re.compile(r"^\+\s*-?\s*([A-Za-z_][\w-]{2,48})\s*:", re.M)
 _SELECT_CUE = re.compile(
-    r"==|!=|\bin\s*[(\[{]|choices|Literal\[|regist|default|\bcase\b|add_argument|[A-Z_]{3,}\s*="
+    r"==|!=|\bin\s*[(\[{]|choices|Literal\[|regist|default|\bcase\b|add_argument|[A-Z_]{3,}\s*=|\.get\("
 )
 _DULL = {"true", "false", "none", "null", "default", "mean", "sum", "max", "min", "auto", "token"}
 
@@ -401,7 +411,8 @@ class Identifier:
 
     identifier: str
     location: str
-    why: str  # compare, choices, registry-key, flag, option-default, class, field, annotated, config-key
+    # compare, choices, registry-key, flag, option-default, config-read, class, field, annotated, config-key
+    why: str
 
 
 def _identifiers(f: FileDiff, worth: Callable[[str], bool], literals: bool = True) -> Iterator[Identifier]:
@@ -441,7 +452,8 @@ def _identifiers(f: FileDiff, worth: Callable[[str], bool], literals: bool = Tru
                     why = "annotated"  # deeper than a class body, or in a signature: a local or a parameter
                 if blocks.place(m.start(group), s, e).kind == "code":
                     yield Identifier(ident, where, why)
-            elif _SELECT_CUE.search(line):  # a comparison, choices, registry or default on the line
+            # a comparison, choices, registry or default on the line; a flag's call may open above it
+            elif _SELECT_CUE.search(line) or ident.startswith("-"):
                 place = blocks.place(m.start(group), s, e)
                 if place.whole and place.why:
                     yield Identifier(ident, where, place.why)
@@ -450,8 +462,14 @@ def _identifiers(f: FileDiff, worth: Callable[[str], bool], literals: bool = Tru
 # An option and the prose that documents it: its help string or docstring on the lines after it,
 # or a comment on the lines just above.
 _DOC_PROSE = ("docstring", "code-comment", "string-literal")
+# A string standing alone on its line right under an attribute documents it (PEP 257).
+_ATTRIBUTE_DOCSTRING = re.compile(r"^\s*[rRuU]?(?:\"{3}|'{3})")
+# Terms an option's name may say it sets, which only some methods are about (see `_may_set`), and
+# the words a method's defining change uses for them.
+_QUANTITY = re.compile(r"(?<![a-z])(kl|entropy|clip\w*|eps|epsilon)(?![a-z])")
+_QUANTITY_WORDS = {"kl": ("kl",), "entropy": ("entropy",), "clip": ("clip", "bound", "cap")}
 _DOC_BEFORE, _DOC_AFTER = 2, 4
-_OPTION_KINDS = frozenset({"field", "config-key", "flag"})
+_OPTION_KINDS = frozenset({"field", "config-key", "flag", "config-read"})
 _DOCUMENTED_OPTION = Link(IMPLEMENTS, "Method", "", "diff", "", "", "option-doc", 0.7)  # its strength
 _OPTION_WORD = re.compile(r"-{0,2}[A-Za-z_][\w-]*")
 # The head of an argument entry (`name (type):`, `name: text`, `:param name:`, `- name:`), or a
@@ -463,7 +481,7 @@ _DOCUMENTED_ENTRY = Link(IMPLEMENTS, "Method", "", "diff", "", "", "doc-entry", 
 # A documentation entry that starts with an option in code font: a list item or a table row.
 _DOC_ENTRY = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\|)[ \t]*``?(?P<key>[A-Za-z_][\w.-]*)``?")
 _DESCRIBING_KINDS = frozenset(
-    {"class", "field", "config-key", "flag", "choices", "option-default", "registry-key"}
+    {"class", "field", "config-key", "flag", "choices", "option-default", "registry-key", "config-read"}
 )
 
 
@@ -670,6 +688,8 @@ class CommitLinker:
         }
         # Preference methods train on pairs: one whose name is ambiguous needs pairs in sight.
         self.pairwise = {m.slug for m in methods if getattr(m, "family", None) == "preference"}
+        # What each method's defining change is about (for an option whose name says what it sets).
+        self.detail_of = {m.slug: (getattr(m, "change_detail", None) or "").lower() for m in methods}
         self.slugs_of_title: dict[str, list[str]] = {}  # how code cites a paper by its title
         for m in methods:
             cue = _code_title_cue(getattr(m, "paper_title", None))
@@ -978,8 +998,12 @@ class CommitLinker:
                 for m in self.matcher.find(link.context)
             ):
                 signal = "named beside it"  # `== "tis":  # truncated importance sampling`, not itself
-            elif slug in (documented := self._documented(scanned) if documented is None else documented):
-                signal = "the change's documentation names it"  # "OPD (On-Policy Distillation)"
+            elif (documented := self._documented(scanned) if documented is None else documented).get(
+                slug, set()
+            ) - {link.identifier.lower()}:
+                # "OPD (On-Policy Distillation)"; the same word again (`RewardConfig` in the docs of a
+                # change adding a `RewardConfig`) is no second signal
+                signal = "the change's documentation names it"
             else:
                 signal = ""
             if not signal:
@@ -993,13 +1017,18 @@ class CommitLinker:
                 continue
             best[slug] = dataclasses.replace(link, rule=f"{link.rule}; {link.needs_signal}, {signal}")
 
-    def _documented(self, scanned: list) -> set[str]:
-        """Methods that the documentation a change adds names by an unambiguous spelling."""
+    def _documented(self, scanned: list) -> dict[str, set[str]]:
+        """Methods that the documentation a change adds names by an unambiguous spelling, with the
+        spellings (lower case)."""
         added = "\n".join(
             line[1:] for f, (category, _) in scanned if category == "doc"
             for line in f.text.splitlines() if line.startswith("+")
         )  # fmt: skip
-        return {m.slug for m in self.matcher.find(added) if m.rule.startswith("alias-")}
+        spellings: dict[str, set[str]] = defaultdict(set)
+        for m in self.matcher.find(added):
+            if m.rule.startswith("alias-"):
+                spellings[m.slug].add(m.text.lower())
+        return spellings
 
     def _hits(self, files: list[FileDiff]) -> tuple[list[list[CodeHit]], dict[int, list[tuple[int, str]]]]:
         """Alias hits per file (offsets into its hunk text), and where files may cite a paper, by
@@ -1180,6 +1209,8 @@ class CommitLinker:
         around: set[int] = set()  # the lines around every documenting prose, entries included
         for link in documenting:
             at = _line_of(link.location)
+            if _ATTRIBUTE_DOCSTRING.match(lines.get(at, "")) and at - 1 not in lines:
+                continue  # a docstring under an unchanged line documents that line's older attribute
             window = [lines.get(n, "") for n in range(at - _DOC_AFTER, at + 1)]
             heads = {m.group(1) for line in window if (m := _ENTRY_HEAD.match(line))}
             shaped = {w for w in _OPTION_WORD.findall(" ".join(window)) if _IDENTIFIER_SHAPED.search(w)}
@@ -1195,16 +1226,29 @@ class CommitLinker:
         ]
         for link, entry in entries.items():
             at = _line_of(link.location)
-            near = [(abs(at - n), c) for n, c in options if -_DOC_BEFORE <= at - n <= _DOC_AFTER]
-            # An entry that names the option says more than being near it.
-            near += [(-1, c) for _, c in options if c.identifier in entry]
-            if near:
-                c = min(near, key=lambda item: item[0])[1]
+            near = [((0, abs(at - n)), c) for n, c in options if -_DOC_BEFORE <= at - n <= _DOC_AFTER]
+            # An entry that names the option says more than being near it; the nearest entry first.
+            near += [((-1, abs(at - n)), c) for n, c in options if c.identifier in entry]
+            c = min(near, key=lambda item: item[0])[1] if near else None
+            if c is not None and self._may_set(c.identifier, link.key):
                 yield dataclasses.replace(
                     link, rel=IMPLEMENTS, confidence=_DOCUMENTED_OPTION.confidence, identifier=c.identifier,
                     location=c.location,
                     rule=f"option-doc; the {c.why} {c.identifier!r} is documented as {link.identifier!r}",
                 )  # fmt: skip
+
+    def _may_set(self, option: str, slug: str) -> bool:
+        """Whether an option may be what documentation citing `slug` documents: one whose name says
+        it sets a KL, entropy or clipping term (`reward_minus_kl_coef`, `epsilon`) documents only a
+        method whose defining change is about that term: prose citing RLOO, an advantage baseline,
+        beside a KL coefficient cites a detail of the paper."""
+        detail = self.detail_of.get(slug, "")
+        if not detail:
+            return True  # a method the catalog does not describe: nothing to check against
+        quantities = {
+            "clip" if q.startswith(("clip", "eps")) else q for q in _QUANTITY.findall(option.lower())
+        }
+        return all(any(word in detail for word in _QUANTITY_WORDS[q]) for q in quantities)
 
     @functools.lru_cache(maxsize=1 << 14)  # noqa: B019 - one linker per process; modules recur
     def _module_aliases(self, path: str) -> tuple[CodeAlias, ...]:
@@ -1491,16 +1535,24 @@ def _is_report(title: str | None) -> bool:
 
 def _phrases(method) -> list[str]:
     """A method's unambiguous names of several words as the catalog writes them, lower-cased
-    ("truncated importance sampling", "on-policy distillation"): prose, never a code token. The
-    spaced forms of its identifiers ("sync ref model") are left out: as prose they are common."""
+    ("truncated importance sampling", "on-policy distillation", "dual-clip", "dr.grpo"): prose,
+    never a code token (identifiers join words with underscores). The spaced forms of its
+    identifiers ("sync ref model") are left out: as prose they are common."""
     ambiguous = ambiguous_names(method)
-    written = {method.name, *method.aliases, spelled_out(method)}
+    # an identifier that is the method's slug is also written with hyphens (`dual_clip`, "dual-clip")
+    slug_written = {a.replace("_", "-") for a in method.aliases if a.replace("_", "-").lower() == method.slug}
+    written = {method.name, *method.aliases, spelled_out(method), *slug_written}
     return sorted({
         n.lower()
-        for n in method_names(method)
-        if " " in n.strip() and n.isascii() and n.lower() not in ambiguous and len(n) >= 8
+        for n in {*method_names(method), *slug_written}
+        if n.isascii() and n.lower() not in ambiguous and n.strip() == n
+        and ((" " in n and len(n) >= 8) or (_JOINED_WORDS.fullmatch(n) and len(n) >= 7))
         and (n in written or n in method.name)  # the name without its "(acronym)" too
     })  # fmt: skip
+
+
+# Words joined by hyphens or dots into one written name ("dual-clip", "Dr.GRPO"), not an identifier.
+_JOINED_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:(?:-|\.\s?)[A-Za-z0-9]+)+")
 
 
 def _qualified_base(phrase: str, bases: set[str]) -> bool:

@@ -24,6 +24,8 @@ _REGISTRY_CALL = re.compile(r"regist", re.IGNORECASE)  # register(...), registry
 _CONSTANT = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
 _REGISTRY_WORD = re.compile(r"regist|mapping|_map$|_fns?$|dispatch", re.IGNORECASE)
 # A dict of keyword arguments being filled for a call: its keys are the callee's options.
+# Names a configuration object goes by (`cfg`, `self.config`, `policy_conf`, `args`, `hparams`).
+_CONFIGURATION = re.compile(r"(?:^|_)(?:cfg|config|conf|args|options|opts|params|hparams|settings)$", re.I)
 _KEYWORD_ARGUMENTS = re.compile(r"(?:^|_)(?:kw)?args$", re.IGNORECASE)
 _PREFIX = re.compile(r"^[rbuf]*", re.IGNORECASE)
 
@@ -127,6 +129,8 @@ class PythonBlock:
         lead2 = sig[opener_at - 2] if opener_at >= 2 else None
         if lead is not None and lead.string == "in":
             return "compare"
+        if self._config_read(i, opener_at):
+            return "config-read"
         if opener.string in "([" and lead is not None and lead.string == "Literal":
             return "choices"
         if lead is not None and lead.string == "=" and lead2 is not None and lead2.string == "choices":
@@ -163,6 +167,23 @@ class PythonBlock:
         ):
             return "registry-key"
         return ""
+
+    def _config_read(self, i: int, opener_at: int) -> bool:
+        """`cfg.get("disable_ppo_ratio", False)`: the first argument of a configuration's `get`
+        with a default is an option the user may set."""
+        sig = self.significant
+        if opener_at != i - 1 or opener_at < 3 or sig[opener_at].string != "(":
+            return False
+        owner, dot, get = sig[opener_at - 3], sig[opener_at - 2], sig[opener_at - 1]
+        after = sig[i + 1] if i + 1 < len(sig) else None
+        return (
+            get.string == "get"
+            and dot.string == "."
+            and owner.type == NAME
+            and _CONFIGURATION.search(owner.string) is not None
+            and after is not None
+            and after.string == ","
+        )
 
     def _statement_keyword(self, i: int) -> str:
         """The first token of the statement holding significant token `i`."""
