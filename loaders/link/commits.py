@@ -462,6 +462,8 @@ def _identifiers(f: FileDiff, worth: Callable[[str], bool], literals: bool = Tru
 # An option and the prose that documents it: its help string or docstring on the lines after it,
 # or a comment on the lines just above.
 _DOC_PROSE = ("docstring", "code-comment", "string-literal")
+# Doubts about what a word names (not about whether the thing is reached): see `_second_signals`.
+_DOUBTS_THE_WORD = re.compile(r"names a role|ambiguous alias|also names")
 # A string standing alone on its line right under an attribute documents it (PEP 257).
 _ATTRIBUTE_DOCSTRING = re.compile(r"^\s*[rRuU]?(?:\"{3}|'{3})")
 # Terms an option's name may say it sets, which only some methods are about (see `_may_set`), and
@@ -1000,9 +1002,9 @@ class CommitLinker:
                 signal = "named beside it"  # `== "tis":  # truncated importance sampling`, not itself
             elif (documented := self._documented(scanned) if documented is None else documented).get(
                 slug, set()
-            ) - {link.identifier.lower()}:
-                # "OPD (On-Policy Distillation)"; the same word again (`RewardConfig` in the docs of a
-                # change adding a `RewardConfig`) is no second signal
+            ) - ({link.identifier.lower()} if _DOUBTS_THE_WORD.search(link.needs_signal) else set()):
+                # "OPD (On-Policy Distillation)"; where the word itself is in doubt, the same word again
+                # (`RewardConfig` in the docs of a change adding a `RewardConfig`) is no second signal
                 signal = "the change's documentation names it"
             else:
                 signal = ""
