@@ -166,6 +166,20 @@ def test_cjk_text_is_tokenised_so_symptoms_and_methods_match_inside_it():
             "wrong-result/not-done-right",
         ),
         ("Fix checkpoint resuming with an async rollout buffer", "malfunction", "malfunction/fix-title"),
+        # missed on the failure-leaning blind set (benchmarks/data/threads_whole2.jsonl):
+        # an accelerator's memory error code, and memory that "blew up" with a word between
+        ("XLA RESOURCE_EXHAUSTED while loading the policy", "oom", "oom/out-of-memory"),
+        ("训练到一半显存突然爆了", "oom", "oom/memory-cjk"),
+        ("rollout时内存一下子炸了", "oom", "oom/memory-cjk"),
+        # an import that fails is a broken install, not a packaging word to ignore
+        ("ImportError: cannot import name 'foo' from 'trainer.core'", "install", "install/import-fails"),
+        ("ModuleNotFoundError when launching the reward worker", "install", "install/import-fails"),
+        # "issue" is the reporter's when they have it, or it is with something
+        ("Getting an issue with the reward server on two nodes", "malfunction", "malfunction/issue-named"),
+        ("Issues when resuming from a sharded checkpoint", "malfunction", "malfunction/issue-named"),
+        # or someone resolves it, wherever the fix verb stands
+        ("Refactor the loader and fix the issue of resuming", "malfunction", "malfunction/issue-named"),
+        ("Address an ordering issue in checkpoint resume", "malfunction", "malfunction/issue-named"),
     ],
 )
 def test_kinds_of_failure_seen_in_real_trackers(title, symptom, rule):
@@ -266,30 +280,7 @@ def test_a_decorated_request_label_still_vetoes():
     assert classify_thread(_thread(thread.title, thread.body), MATCHER) is not None
 
 
-# Kinds missed or raised falsely on the failure-leaning blind set (benchmarks/data/threads_whole2.jsonl).
-@pytest.mark.parametrize(
-    "title, symptom, rule",
-    [
-        # an accelerator's memory error code, and memory that "blew up" with a word between
-        ("XLA RESOURCE_EXHAUSTED while loading the policy", "oom", "oom/out-of-memory"),
-        ("训练到一半显存突然爆了", "oom", "oom/memory-cjk"),
-        ("rollout时内存一下子炸了", "oom", "oom/memory-cjk"),
-        # an import that fails is a broken install, not a packaging word to ignore
-        ("ImportError: cannot import name 'foo' from 'trainer.core'", "install", "install/import-fails"),
-        ("ModuleNotFoundError when launching the reward worker", "install", "install/import-fails"),
-        # "issue" is the reporter's when they have it, or it is with something
-        ("Getting an issue with the reward server on two nodes", "malfunction", "malfunction/issue-named"),
-        ("Issues when resuming from a sharded checkpoint", "malfunction", "malfunction/issue-named"),
-        # or someone resolves it, wherever the fix verb stands
-        ("Refactor the loader and fix the issue of resuming", "malfunction", "malfunction/issue-named"),
-        ("Address an ordering issue in checkpoint resume", "malfunction", "malfunction/issue-named"),
-    ],
-)
-def test_kinds_from_the_failure_leaning_blind_set(title, symptom, rule):
-    verdict = classify_failure(title, "", MATCHER)
-    assert verdict is not None and verdict.symptom == symptom and verdict.rule == rule
-
-
+# Raised falsely on the failure-leaning blind set (benchmarks/data/threads_whole2.jsonl).
 @pytest.mark.parametrize(
     "title",
     ["[meta] Read this before opening an issue", "[bot] Weekly issue triage summary", "内存占用统计脚本"],
