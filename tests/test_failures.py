@@ -180,6 +180,7 @@ def test_cjk_text_is_tokenised_so_symptoms_and_methods_match_inside_it():
         # or someone resolves it, wherever the fix verb stands
         ("Refactor the loader and fix the issue of resuming", "malfunction", "malfunction/issue-named"),
         ("Address an ordering issue in checkpoint resume", "malfunction", "malfunction/issue-named"),
+        ("Update the 4B script and fix oom issue", "oom", "oom/out-of-memory"),
     ],
 )
 def test_kinds_of_failure_seen_in_real_trackers(title, symptom, rule):
@@ -283,7 +284,12 @@ def test_a_decorated_request_label_still_vetoes():
 # Raised falsely on the failure-leaning blind set (benchmarks/data/threads_whole2.jsonl).
 @pytest.mark.parametrize(
     "title",
-    ["[meta] Read this before opening an issue", "[bot] Weekly issue triage summary", "内存占用统计脚本"],
+    [
+        "[meta] Read this before opening an issue",
+        "[bot] Weekly issue triage summary",
+        "内存占用统计脚本",
+        "Fix the test issue [CI-7]",
+    ],
 )
 def test_a_trackers_issue_and_a_memory_word_alone_report_nothing(title):
     assert classify_failure(title, "", MATCHER) is None

@@ -308,7 +308,7 @@ SYMPTOM_RULES: dict[str, tuple[tuple[str, str], ...]] = {
             r"\b(?:get\w*|got|hav\w*|has|had|fac\w*|encounter\w*|hit\w*|met|meet\w*|see\w*|saw|found)"
             r"\s+(?:(?:an?|the|this|that|some|same|weird|strange|an? \w+)\s+)?issues?\b|"
             r"\b(?:resolv\w*|solv\w*|address\w*|work\w* around)\s+(?:\w+\s+){0,2}?issues?\b|"
-            r"\bfix\w*\s+(?:the|an?|this|that)\s+issues?\b|"
+            r"\bfix\w*\s+(?:(?:the|an?|this|that|some)\s+)?(?!(?:tests?|ci|docs?|lint\w*|typos?)\s)(?:\w+\s+)?issues?\b|"
             r"\bissues? (?:with|when|while|during|after|on|in|running|training|using|loading|saving)\b",
         ),
     ),
