@@ -168,8 +168,10 @@ def _pr_title_set_report(
 # Whole threads (title, opening post, comments), read from a GitHub dump with one folder per framework:
 # the shared set's threads (labelled there from title and excerpt) and our two blind sets, labelled
 # from the whole text (benchmarks/data/README.md); the second was sampled by queries about failures.
-WHOLE_THREAD_LABELS = rt.REPO / "benchmarks" / "data" / "threads_whole.jsonl"
-WHOLE_THREAD_LABELS_2 = rt.REPO / "benchmarks" / "data" / "threads_whole2.jsonl"
+WHOLE_THREAD_BLIND_SETS = {
+    "blind": rt.REPO / "benchmarks" / "data" / "threads_whole.jsonl",
+    "blind 2": rt.REPO / "benchmarks" / "data" / "threads_whole2.jsonl",
+}
 # The method each failure of the shared set's threads affects, labelled by us from the whole text.
 FAILURE_METHOD_LABELS = rt.REPO / "benchmarks" / "data" / "thread_failure_methods.jsonl"
 
@@ -198,11 +200,7 @@ def whole_thread_report(matcher: MethodMatcher, dump: Path, show_errors: bool = 
         r | {"failure_method": affected[rt.thread_id(r)]} if rt.thread_id(r) in affected else r
         for r in rt.threads()
     ]
-    sets = {
-        "shared": shared,
-        "blind": rt.read_jsonl(WHOLE_THREAD_LABELS),
-        "blind 2": rt.read_jsonl(WHOLE_THREAD_LABELS_2),
-    }
+    sets = {"shared": shared} | {name: rt.read_jsonl(path) for name, path in WHOLE_THREAD_BLIND_SETS.items()}
     threads = _dumped_threads(dump, {r["repo"] for rows in sets.values() for r in rows})
     for name, rows in sets.items():
         missing = [rt.thread_id(r) for r in rows if rt.thread_id(r) not in threads]
@@ -249,7 +247,7 @@ def _whole_thread_scores(labelled: list[tuple[dict, Thread]], matcher: MethodMat
 def whole_thread_speed(matcher: MethodMatcher, dump: Path, rev: str) -> None:
     """classify_thread on every dumped labelled thread, today's rules against those at `rev`;
     best of 5 rounds, the two alternating within a round."""
-    rows = rt.threads() + rt.read_jsonl(WHOLE_THREAD_LABELS) + rt.read_jsonl(WHOLE_THREAD_LABELS_2)
+    rows = rt.threads() + [r for path in WHOLE_THREAD_BLIND_SETS.values() for r in rt.read_jsonl(path)]
     threads = list(_dumped_threads(dump, {r["repo"] for r in rows}).values())
     modules = {rev[:7]: baseline_module("failures", rev), "today": failures}
     best: dict[str, float] = {}

@@ -647,8 +647,10 @@ def _identifier_part(text: str, matcher: MethodMatcher) -> tuple[str, str, str, 
     failed (`vlm_grpo-qwen-3b`), where no word of the text names one."""
     for m in _JOINED_IDENTIFIER.finditer(text):
         for part in re.split(r"[_.\-/]+", m.group(0)):
+            if len(part) < 3:
+                continue
             named = [f for f in matcher.find(part) if f.rule == "alias-exact" and f.text == part]
-            if len(part) >= 3 and len(named) == 1:
+            if len(named) == 1:
                 return named[0].slug, m.group(0), "identifier-part", 0.6
     return None
 

@@ -23,9 +23,9 @@ _SELECT_KEYWORDS = {"default", "choices", "const", "default_factory"}
 _REGISTRY_CALL = re.compile(r"regist", re.IGNORECASE)  # register(...), registry.add(...)
 _CONSTANT = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
 _REGISTRY_WORD = re.compile(r"regist|mapping|_map$|_fns?$|dispatch", re.IGNORECASE)
-# A dict of keyword arguments being filled for a call: its keys are the callee's options.
 # Names a configuration object goes by (`cfg`, `self.config`, `policy_conf`, `args`, `hparams`).
 _CONFIGURATION = re.compile(r"(?:^|_)(?:cfg|config|conf|args|options|opts|params|hparams|settings)$", re.I)
+# A dict of keyword arguments being filled for a call: its keys are the callee's options.
 _KEYWORD_ARGUMENTS = re.compile(r"(?:^|_)(?:kw)?args$", re.IGNORECASE)
 _PREFIX = re.compile(r"^[rbuf]*", re.IGNORECASE)
 
