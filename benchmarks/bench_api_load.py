@@ -8,6 +8,10 @@ while its counts match). For each, measured in the same run:
   both directly through `run_query` in this process and through the API (uvicorn on loopback,
   in its own process, read-only store);
 * p50 latency of the anchored stored queries, directly and through the API;
+* the store's own ceiling: one process per core, each with its own read-only handle, asking one
+  query after another. No interpreter lock or HTTP work is shared, so no number of clients on this
+  machine can get more answers a second, and the mean wait at N clients cannot fall below N / that
+  rate (Little's law; served in arrival order, p50 is close to the mean);
 * `/health` latency while a deliberately slow ad-hoc read (~10 s, cancelled by the server's
   timeout) runs, against `/health` on an idle server.
 
@@ -22,6 +26,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -294,6 +299,46 @@ def throughput(label: str, name: str, call: Callable[[int], bool], args: argpars
     return single
 
 
+def _ceiling_worker(target: str, name: str, anchor: dict, seconds: float, out) -> None:
+    store = open_store(target, read_only=True)
+    latencies, i = [], 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        started = time.perf_counter()
+        run_query(store, name, request_params(name, i, anchor), limit=100)
+        latencies.append(time.perf_counter() - started)
+        i += 1
+    store.close()
+    out.put(latencies)
+
+
+def store_ceiling(target: str, name: str, anchor: dict, args: argparse.Namespace, single: Stats) -> None:
+    """One process per core, nothing shared: the most answers a second this machine gives."""
+    cores = os.cpu_count() or 1
+    context = multiprocessing.get_context("spawn")  # no inherited store handle
+    out = context.Queue()
+    workers = [
+        context.Process(target=_ceiling_worker, args=(target, name, anchor, args.seconds, out))
+        for _ in range(cores)
+    ]
+    for worker in workers:
+        worker.start()
+    latencies = [t for _ in workers for t in out.get()]
+    for worker in workers:
+        worker.join()
+    rps = len(latencies) / args.seconds
+    print_row(
+        "per-core processes", name, cores, len(latencies), 0, f"{rps:.1f}",
+        f"{percentile(latencies, 0.5) * 1000:.1f}", f"{percentile(latencies, 0.99) * 1000:.1f}",
+        f"{rps / single.rps:.2f}x",
+    )  # fmt: skip
+    print(
+        f"  {name}: at {args.clients} clients the mean latency cannot fall below "
+        f"{args.clients / rps * 1000:.0f} ms on this machine ({args.clients} / {rps:.0f} per second)",
+        flush=True,
+    )
+
+
 def health_under_slow_query(port: int, args: argparse.Namespace) -> None:
     http = Http(port)
     idle = run_clients(lambda i: http.get("/health") == 200, 1, 200, 5)
@@ -365,7 +410,9 @@ def bench(graph: str, target: str, args: argparse.Namespace) -> None:
             run_query(store, name, request_params(name, i, anchor), limit=100)
             return True
 
-        throughput("direct", name, direct, args)
+        single = throughput("direct", name, direct, args)
+        if store.backend == "ladybug" and not args.skip_ceiling:
+            store_ceiling(target, name, anchor, args, single)
     store.close()  # the API opens its own
     port = _free_port()
     server = start_server(target, port, args.workers)
@@ -396,6 +443,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=1000, help="requests per measurement at most")
     parser.add_argument("--seconds", type=float, default=8.0, help="seconds per measurement at most")
     parser.add_argument("--skip-shipped", action="store_true")
+    parser.add_argument("--skip-ceiling", action="store_true", help="skip the per-core process runs")
     parser.add_argument("--skip-generated", action="store_true")
     args = parser.parse_args()
     CACHE.mkdir(parents=True, exist_ok=True)

@@ -175,8 +175,21 @@ class StoredQuery:
     overrides: dict[str, str] = field(default_factory=dict)
     graph: GraphShape | None = None
 
-    def cypher_for(self, backend: str) -> str:
-        return self.overrides.get(backend, self.cypher)
+    def cypher_for(self, backend: str, limit: int | None = None) -> str:
+        """The text for `backend`; with `limit`, the engine itself stops after that many rows.
+
+        A trailing LIMIT lets the engine keep only the top rows of an ORDER BY instead of sorting
+        every row (a hub method's commits) for the caller to drop. After a UNION it would bind to
+        the last part alone, so those queries are capped by the caller only.
+        """
+        cypher = self.overrides.get(backend, self.cypher)
+        if limit is None or _UNION.search(cypher) or _TRAILING_LIMIT.search(cypher):
+            return cypher
+        return f"{cypher}\nLIMIT {int(limit)}"
+
+
+_UNION = re.compile(r"\bUNION\b", re.IGNORECASE)
+_TRAILING_LIMIT = re.compile(r"\bLIMIT\s+\S+\s*$", re.IGNORECASE)
 
 
 def _body(text: str) -> str:

@@ -85,7 +85,7 @@ def run_query(
     bound = bind_params(query, values or {})
     cap = None if limit is None else limit + 1
     try:
-        cypher = query.cypher_for(store.backend)
+        cypher = query.cypher_for(store.backend, cap)
         if on_writer:
             rows = store.execute(cypher, bound)
         else:

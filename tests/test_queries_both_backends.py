@@ -94,3 +94,34 @@ def test_query_gives_the_same_rows_on_both_backends(stores, name, values, has_ro
     if neo4j is None:
         pytest.skip(f"ran on Ladybug only: {reason}")
     assert rows_of(neo4j, name, values) == expected
+
+
+def test_a_row_cap_reaches_the_engine_only_where_it_caps_the_whole_result():
+    queries = load_queries()
+    ordered = queries["paper-proposal-implementation"]
+    assert ordered.cypher_for("ladybug", 101).endswith("\nLIMIT 101")
+    assert ordered.cypher_for("ladybug") == ordered.cypher
+    # After a UNION a LIMIT would cap the last part alone.
+    assert queries["method-lineage"].cypher_for("ladybug", 101) == queries["method-lineage"].cypher
+
+
+@pytest.mark.parametrize(("name", "values", "has_rows"), [c for c in CASES if c.values[2]])
+def test_a_capped_run_gives_rows_of_the_whole_result_and_says_it_was_cut(stores, name, values, has_rows):
+    for store in filter(None, stores[:2]):
+        whole = [json.dumps(normalise(row), sort_keys=True) for row in run_query(store, name, values).rows]
+        if len(whole) < 2:
+            continue
+        capped = run_query(store, name, values, limit=len(whole) - 1)
+        assert capped.truncated and len(capped.rows) == len(whole) - 1
+        rest = list(whole)
+        for row in capped.rows:
+            rest.remove(json.dumps(normalise(row), sort_keys=True))  # raises if not in the whole result
+        assert not run_query(store, name, values, limit=len(whole)).truncated
+
+
+def test_a_capped_ordered_query_gives_the_top_rows(stores):
+    # Ordered by method, commit date and sha: a total order, so the capped rows are a prefix.
+    for store in filter(None, stores[:2]):
+        whole = run_query(store, "paper-proposal-implementation", {}).rows
+        assert len(whole) >= 3, "the fixture's default paper should have several implementing commits"
+        assert run_query(store, "paper-proposal-implementation", {}, limit=2).rows == whole[:2]
