@@ -228,6 +228,35 @@ def test_a_bug_label_is_a_signal_and_a_request_label_vetoes():
     assert classify_thread(request, MATCHER) is None
 
 
+_BUG_TEMPLATE = (
+    "**Describe the bug**\n\n{own}\nA clear and concise description of what the bug is.\n\n"
+    "**Steps/Code to reproduce bug**\n\n"
+    "Please list *minimal* steps or code snippet for us to reproduce it.\n\n"
+    "**Expected behavior**\n\nA clear and concise description of what you expected to happen.\n\n"
+    "**Additional context**\n\nAdd any other context about the problem here."
+)
+
+
+@pytest.mark.parametrize("own", ["", "https://example.org/repo/blob/main/rollout.py#L40"])
+def test_a_bug_label_on_a_template_nobody_filled_in_is_not_a_report(own):
+    unfilled = _thread("Rollout workers after upgrading", _BUG_TEMPLATE.format(own=own), labels=("bug",))
+    assert classify_thread(unfilled, MATCHER) is None
+    filled = _BUG_TEMPLATE.format(own="Workers sit idle between steps after the upgrade.")
+    verdict = classify_thread(_thread(unfilled.title, filled, labels=("bug",)), MATCHER)
+    assert verdict is not None and verdict.rule == "malfunction/bug-label"
+
+
+def test_a_templates_example_traceback_is_not_a_crash():
+    example = (
+        "Where is the SFT script?\n\n```\nTraceback (most recent call last):\n"
+        '  File "example.py", line 42, in <module>\n    ...\n```\n'
+    )
+    assert classify_thread(_thread("Where is the SFT script", example), MATCHER) is None
+    real = example.replace("    ...\n", "    trainer.train()\nRuntimeError: CUDA error: device-side assert\n")
+    verdict = classify_thread(_thread("Where is the SFT script", real), MATCHER)
+    assert verdict is not None and verdict.symptom == "crash"
+
+
 # Kinds of false alarm seen when whole real threads were read (benchmarks/data/threads_whole.jsonl):
 # words of templates and bots, questions asked in Chinese, release summaries, settings and emphasis.
 @pytest.mark.parametrize(

@@ -475,6 +475,21 @@ _ANNOUNCEMENT_TITLE = re.compile(
 )
 # Lines an issue template fills in ("- [x] I have searched existing issues"): not the reporter's words.
 _CHECKLIST_LINE = re.compile(r"^[ \t]*[-*][ \t]*\[[ xX]\].*$\n?", re.MULTILINE)
+# The prompts of the common bug-report template, left in when nobody replaced them.
+_TEMPLATE_PROMPT = re.compile(
+    r"^.*\b(?:a clear and concise description of|steps to reproduce the behaviou?r|"
+    r"add any other context (?:about|here)|if applicable, add screenshots|a helpful guide on|"
+    r"please list \*?minimal\*? steps)\b.*$\n?",
+    re.IGNORECASE | re.MULTILINE,
+)
+# A template's example traceback: frames that end in an elided line, with no exception after them.
+_PLACEHOLDER_TRACEBACK = re.compile(
+    r"Traceback \(most recent call last\):[ \t]*\n(?:[ \t]+\S.*\n)*?[ \t]*\.\.\.[ \t]*\n(?=[ \t]*```)"
+)
+_HEADING_LINE = re.compile(r"^[ \t]*(?:#+[ \t].*|\*\*[^*\n]+\*\*:?[ \t]*)$", re.MULTILINE)
+_LINK = re.compile(r"!?\[[^\]\n]*\]\([^)\s]*\)|<img\b[^>]*>|https?://\S+")
+# Below this many words of the reporter's own prose, a "bug" label is the template's, not theirs.
+_FILLED_WORDS = 5
 _EXPERIENCED = re.compile(
     r"\b(?:(?:i|we)\s+(?:\w+\s+)?(?:get|got|see|saw|hit|encounter\w*|observe\w*|notic\w*|am getting|"
     r"are getting|keep getting|run into|ran into|found|have)|"
@@ -678,8 +693,8 @@ def classify_failure(
     Title, body, human comments and labels are read; CJK text is tokenised first.
     """
     title = tokenised(title or "")
-    body = tokenised(_CHECKLIST_LINE.sub("", body or ""))
-    comments = tuple(tokenised(_CHECKLIST_LINE.sub("", c)) for c in comments if c)
+    body = tokenised(_unfilled_removed(body or ""))
+    comments = tuple(tokenised(_unfilled_removed(c)) for c in comments if c)
     form = _title_form(title)
     if _is_request(form, labels) or _ANNOUNCEMENT_TITLE.search(title):
         return None
@@ -697,7 +712,7 @@ def classify_failure(
     ]
     if not _TRAINING.search(whole) and method is None:
         hits = [h for h in hits if h.symptom not in _NEEDS_TRAINING_CONTEXT]
-    hits += filter(None, (_fix_pr(title, form), _label_hit(labels)))
+    hits += filter(None, (_fix_pr(title, form), _label_hit(labels) if _filled_in(body) else None))
     if not hits:
         return None
     asks = _QUESTION_TITLE.search(title) or _QUESTION_TITLE_CJK.search(title)
@@ -707,6 +722,17 @@ def classify_failure(
     if "wrong-after-upgrade" in found and len(found) == 1 and not _WRONG.search(whole):
         return None
     return _verdict(hits, title, body, method)
+
+
+def _unfilled_removed(text: str) -> str:
+    """The text without what a template put there: checklist lines, prompts, example tracebacks."""
+    return _PLACEHOLDER_TRACEBACK.sub("", _TEMPLATE_PROMPT.sub("", _CHECKLIST_LINE.sub("", text)))
+
+
+def _filled_in(body: str) -> bool:
+    """Whether the reporter wrote prose of their own, beyond headings, links and code."""
+    own = _LINK.sub(" ", _HEADING_LINE.sub(" ", prose(body)))
+    return len(re.findall(r"\w+", own)) >= _FILLED_WORDS
 
 
 def _verdict(
