@@ -20,6 +20,9 @@ the main symptom is the most specific one, the title's before the body's.
 Confidence: 0.9 from the title, 0.8 from the body, 0.7 from a comment or a
 log, 0.6 when only a generic malfunction signal fired; +0.05 (to 0.95) when
 several symptoms agree. "KL divergence" names a quantity, not a symptom.
+What a template put in the body (checklist lines, the common bug-report prompts, an
+example traceback that ends in "...") is removed first, and a `bug` label counts
+only beside at least five words of the reporter's own prose (`_FILLED_WORDS`).
 
 The verdict names the symptom(s), the rule, the matched text and where it was
 found, the method named (catalog aliases, or a trainer class like
