@@ -63,9 +63,12 @@ def normalise(value):
     return value
 
 
+def row_key(row: dict) -> str:
+    return json.dumps(normalise(row), sort_keys=True)
+
+
 def rows_of(store, name: str, values: dict) -> list[str]:
-    rows = run_query(store, name, values).rows
-    return sorted(json.dumps(normalise(row), sort_keys=True) for row in rows)
+    return sorted(map(row_key, run_query(store, name, values).rows))
 
 
 def test_samples_name_real_queries_and_parameters():
@@ -108,14 +111,14 @@ def test_a_row_cap_reaches_the_engine_only_where_it_caps_the_whole_result():
 @pytest.mark.parametrize(("name", "values", "has_rows"), [c for c in CASES if c.values[2]])
 def test_a_capped_run_gives_rows_of_the_whole_result_and_says_it_was_cut(stores, name, values, has_rows):
     for store in filter(None, stores[:2]):
-        whole = [json.dumps(normalise(row), sort_keys=True) for row in run_query(store, name, values).rows]
+        whole = rows_of(store, name, values)
         if len(whole) < 2:
             continue
         capped = run_query(store, name, values, limit=len(whole) - 1)
         assert capped.truncated and len(capped.rows) == len(whole) - 1
         rest = list(whole)
         for row in capped.rows:
-            rest.remove(json.dumps(normalise(row), sort_keys=True))  # raises if not in the whole result
+            rest.remove(row_key(row))  # raises if not in the whole result
         assert not run_query(store, name, values, limit=len(whole)).truncated
 
 

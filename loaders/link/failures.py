@@ -715,7 +715,8 @@ def classify_failure(
     ]
     if not _TRAINING.search(whole) and method is None:
         hits = [h for h in hits if h.symptom not in _NEEDS_TRAINING_CONTEXT]
-    hits += filter(None, (_fix_pr(title, form), _label_hit(labels) if _filled_in(body) else None))
+    label = _label_hit(labels)
+    hits += filter(None, (_fix_pr(title, form), label if label and _filled_in(body) else None))
     if not hits:
         return None
     asks = _QUESTION_TITLE.search(title) or _QUESTION_TITLE_CJK.search(title)
