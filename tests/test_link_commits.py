@@ -235,13 +235,18 @@ def test_ambiguous_alias_needs_a_second_signal():
     ]:
         found = links(message, diff)[("Method", "ipo")]
         assert found.rel == IMPLEMENTS and found.rule.endswith(signal)
-    # A name two methods share (`reinforce`) is ambiguous the same way.
+    # A name two methods share (`reinforce`) is ambiguous the same way for the method that only
+    # lists it; where it selects behaviour, it selects the method whose own name it is.
     shared = CommitLinker([*METHODS, Method("reinforce-pp", "REINFORCE++", ("reinforce",)),
                            Method("reinforce", "REINFORCE", ("reinforce",))])  # fmt: skip
     found = {
         lk.key: lk for lk in shared.link("Tidy", [added("fw/adv.py", '    if est == "reinforce":')]).links
     }
-    assert found["reinforce"].rel == MENTIONS and "also names reinforce-pp" in found["reinforce"].rule
+    assert found["reinforce-pp"].rel == MENTIONS and "also names reinforce" in found["reinforce-pp"].rule
+    assert found["reinforce"].rel == IMPLEMENTS and found["reinforce"].rule.endswith("own name")
+    # A word that selects nothing is no value at all.
+    bare = {lk.key: lk for lk in shared.link("Tidy", [added("fw/adv.py", "    reinforce = True")]).links}
+    assert all(lk.rel == MENTIONS for lk in bare.values())
 
 
 def test_learned_alias_from_subject_and_identifier():
@@ -648,7 +653,8 @@ def test_a_todo_beside_an_option_documents_nothing():
 
 def test_a_spelling_two_methods_share_names_both_and_teaches_neither():
     reinforce = Method("reinforce", "REINFORCE", ("REINFORCE",), ("REINFORCE",))
-    reinforce_pp = Method("reinforce-pp", "REINFORCE++", ("REINFORCE++", "reinforce"), ("reinforce",))
+    reinforce_pp = Method("reinforce-pp", "REINFORCE++", ("REINFORCE++", "reinforce"), ("reinforce",),
+                          change_detail="advantages normalised over the global batch")  # fmt: skip
     linker = CommitLinker([*METHODS, reinforce, reinforce_pp])
     named = {m.slug for m in linker.matcher.find("reinforce trainer that runs")}
     assert named == {"reinforce", "reinforce-pp"}
@@ -657,6 +663,11 @@ def test_a_spelling_two_methods_share_names_both_and_teaches_neither():
     found = {lk.key: lk for lk in linker.link("reinforce trainer that runs", [module, script]).links}
     assert found["reinforce"].rel == IMPLEMENTS and found["reinforce"].rule.startswith("new-file")
     assert not any(lk.rel == "SPELLS" for lk in found.values())
+    # "REINFORCE" in the subject is REINFORCE's own name: an option describing REINFORCE++ (its
+    # batch normalisation) in the same change is not learned as REINFORCE++'s spelling.
+    batch = added("fw/trainer/reinforce.py", "class ReinforceRolloutBatch:", status="A")
+    found = {lk.key: lk for lk in linker.link("feat: adds REINFORCE algorithm", [batch, script]).links}
+    assert found["reinforce-pp"].rel == MENTIONS
 
 
 def test_a_whole_repository_copied_in_is_vendored_with_its_recipes():

@@ -34,7 +34,8 @@ aliases two methods share and role classes of one common word (`RewardConfig`, u
 imports another framework's package) count only in option contexts, never as bare words, and then
 need a second signal in the same change (the arXiv id or paper title, the message naming the
 method, an unambiguous alias in package code, the method named beside it or in the
-documentation the change adds).
+documentation the change adds). A value two methods share selects, where it selects behaviour,
+the one whose own name it is (`"reinforce"` is REINFORCE, not REINFORCE++ that lists it).
 """
 
 from __future__ import annotations
@@ -463,6 +464,8 @@ def _identifiers(f: FileDiff, worth: Callable[[str], bool], literals: bool = Tru
 # or a comment on the lines just above.
 _DOC_PROSE = ("docstring", "code-comment", "string-literal")
 # Doubts about what a word names (not about whether the thing is reached): see `_second_signals`.
+# Places where a value selects behaviour: an option's value, a config value, a recipe's value.
+_SELECTING_VALUES = ("option-value", "config-value", "recipe-value")
 _DOUBTS_THE_WORD = re.compile(r"names a role|ambiguous alias|also names")
 # A string standing alone on its line right under an attribute documents it (PEP 257).
 _ATTRIBUTE_DOCSTRING = re.compile(r"^\s*[rRuU]?(?:\"{3}|'{3})")
@@ -690,6 +693,13 @@ class CommitLinker:
         }
         # Preference methods train on pairs: one whose name is ambiguous needs pairs in sight.
         self.pairwise = {m.slug for m in methods if getattr(m, "family", None) == "preference"}
+        # A method's own name that another method lists as an alias (`reinforce`, an alias of
+        # REINFORCE++): the value selects its owner unless the change names the other.
+        spellings = defaultdict(set)
+        for m in methods:
+            for name in (m.name, m.slug, *m.aliases):
+                spellings[name.lower()].add(m.slug)
+        self.owner_of_shared = {m.name.lower(): m.slug for m in methods if len(spellings[m.name.lower()]) > 1}
         # What each method's defining change is about (for an option whose name says what it sets).
         self.detail_of = {m.slug: (getattr(m, "change_detail", None) or "").lower() for m in methods}
         self.slugs_of_title: dict[str, list[str]] = {}  # how code cites a paper by its title
@@ -885,7 +895,13 @@ class CommitLinker:
         The change then implements the method, and a SPELLS link keeps the identifier with its
         evidence."""
         subject = message.split("\n", 1)[0]
-        anywhere = {slug: m.text for slug, m in in_message.items()}
+        # "REINFORCE" in a message is REINFORCE's own name: it teaches no spelling of REINFORCE++,
+        # which lists the word among its aliases.
+        anywhere = {
+            slug: m.text
+            for slug, m in in_message.items()
+            if self.owner_of_shared.get(m.text.lower(), slug) == slug
+        }
         for found in find_arxiv_ids(subject, bare=False):  # a pull request body cites too much
             for slug in self.slug_of_paper.get(found.arxiv_id, ()):
                 anywhere.setdefault(slug, found.text)
@@ -1006,6 +1022,8 @@ class CommitLinker:
                 # "OPD (On-Policy Distillation)"; where the word itself is in doubt, the same word again
                 # (`RewardConfig` in the docs of a change adding a `RewardConfig`) is no second signal
                 signal = "the change's documentation names it"
+            elif self._owns_shared_value(slug, link):
+                signal = "a value another method shares, and this method's own name"
             else:
                 signal = ""
             if not signal:
@@ -1018,6 +1036,14 @@ class CommitLinker:
                 )  # fmt: skip
                 continue
             best[slug] = dataclasses.replace(link, rule=f"{link.rule}; {link.needs_signal}, {signal}")
+
+    def _owns_shared_value(self, slug: str, link: Link) -> bool:
+        """Whether an option value that two catalog methods share (`"reinforce"`: REINFORCE's own
+        name, an alias of REINFORCE++) selects the method whose own name it is. Where it selects
+        behaviour it names that method whether or not the change also names the other one; the
+        other still needs its own signal."""
+        value = link.identifier.lower()
+        return self.owner_of_shared.get(value) == slug and link.rule.split(";")[0] in _SELECTING_VALUES
 
     def _documented(self, scanned: list) -> dict[str, set[str]]:
         """Methods that the documentation a change adds names by an unambiguous spelling, with the
