@@ -368,6 +368,23 @@ def test_an_option_documented_as_a_method_implements_it():
     assert cited_links(named)["dapo"].identifier == "use_token_mean"
 
 
+def test_a_parameter_entry_documents_the_option_of_its_name_in_another_file():
+    """A loss function's docstring entry names the method for its parameter; the config field of the
+    same name, passed on to it, is the option users set."""
+    loss = added(
+        "fw/core.py", "def policy_loss(ratio, adv, shaping_coef: float):", '    """Policy loss.', "",
+        "    Args:", "        shaping_coef: (float)", "            The overlong shaping used in DAPO.",
+        '    """',
+    )  # fmt: skip
+    config = added("fw/config.py", "    shaping_coef: float = 1.0")
+    found = cited_links(loss, config)["dapo"]
+    assert (found.rel, found.identifier, found.location) == (IMPLEMENTS, "shaping_coef", "fw/config.py:10")
+    # Without such an option the parameter is no option: the entry stays a mention.
+    assert cited_links(loss)["dapo"].rel == MENTIONS
+    other = added("fw/config.py", "    warmup_steps: int = 10")
+    assert cited_links(loss, other)["dapo"].rel == MENTIONS
+
+
 def test_an_option_citing_a_paper_implements_its_method_unless_the_paper_is_a_report():
     """A docstring's entry for an option citing the paper by link or title, even far from the field."""
     entry = added(

@@ -416,6 +416,17 @@ class Identifier:
     why: str
 
 
+def _option_elsewhere(name: str, f: FileDiff, scanned: list) -> Identifier | None:
+    """The option called `name` that another code file of the change adds (a config field, a
+    flag), or None."""
+    for g, (category, _) in scanned:
+        if g is not f and category == "code" and name in g.text:
+            found = _identifiers(g, lambda ident: ident == name, literals=False)
+            if (c := next((c for c in found if c.why in _OPTION_KINDS), None)) is not None:
+                return c
+    return None
+
+
 def _identifiers(f: FileDiff, worth: Callable[[str], bool], literals: bool = True) -> Iterator[Identifier]:
     """User-facing identifiers on a code file's added lines: selecting string literals (CLI flags
     only, unless `literals`), classes and config fields in Python; keys in YAML configs.
@@ -1208,7 +1219,7 @@ class CommitLinker:
         # Only where an option could still improve what this change already shows of the method.
         documenting = [link for link in documenting if _improves(best, link.key, _DOCUMENTED_OPTION)]
         if documenting:
-            for link in self._documented_options(f, documenting):
+            for link in self._documented_options(f, documenting, scanned):
                 _keep(best, link)
 
     def _named_definitions(self, f: FileDiff, scanned: list) -> Iterator[Link]:
@@ -1227,13 +1238,16 @@ class CommitLinker:
             for slug in self.compound[found.group(0).strip("_")]:
                 yield Link(IMPLEMENTS, "Method", slug, "diff", where, name, "named-definition", 0.8)
 
-    def _documented_options(self, f: FileDiff, documenting: list[Link]) -> Iterator[Link]:
+    def _documented_options(self, f: FileDiff, documenting: list[Link], scanned: list) -> Iterator[Link]:
         """A new option whose own documentation names or cites a method implements it: its help
         text, its docstring or the comment just above it, or the entry that a docstring's list of
         arguments gives it (`mask_truncated_completions` documented as DAPO's overlong filtering).
-        Prose elsewhere in the file stays a mention."""
+        An entry for a function's parameter documents the option of the same name that another
+        file of the change adds (a config field passed on to the loss). Prose elsewhere in the
+        file stays a mention."""
         lines = _added_lines(f.text)
         entries = {}  # documenting link -> the words of the lines that may hold its option's entry
+        own_entry = {}  # documenting link -> the argument entry it is part of
         around: set[int] = set()  # the lines around every documenting prose, entries included
         for link in documenting:
             at = _line_of(link.location)
@@ -1241,6 +1255,10 @@ class CommitLinker:
                 continue  # a docstring under an unchanged line documents that line's older attribute
             window = [lines.get(n, "") for n in range(at - _DOC_AFTER, at + 1)]
             heads = {m.group(1) for line in window if (m := _ENTRY_HEAD.match(line))}
+            if nearest := next(
+                (m.group(1) for line in reversed(window) if (m := _ENTRY_HEAD.match(line))), None
+            ):
+                own_entry[link] = nearest
             shaped = {w for w in _OPTION_WORD.findall(" ".join(window)) if _IDENTIFIER_SHAPED.search(w)}
             entries[link] = heads | shaped
             around.update(range(at - _DOC_AFTER, at + _DOC_BEFORE + 1))
@@ -1258,6 +1276,8 @@ class CommitLinker:
             # An entry that names the option says more than being near it; the nearest entry first.
             near += [((-1, abs(at - n)), c) for n, c in options if c.identifier in entry]
             c = min(near, key=lambda item: item[0])[1] if near else None
+            if c is None and link in own_entry and _PYTHON.search(f.path) and self._new(own_entry[link]):
+                c = _option_elsewhere(own_entry[link], f, scanned)
             if c is not None and self._may_set(c.identifier, link.key):
                 yield dataclasses.replace(
                     link, rel=IMPLEMENTS, confidence=_DOCUMENTED_OPTION.confidence, identifier=c.identifier,
