@@ -97,6 +97,19 @@ def test_names_use_the_shared_matcher_guards():
 
 NAMING_METHODS = METHODS + [
     MethodEntry("gkd", "GKD", ("gkd", "opd"), None, None, None, None, "", "distillation", ("opd",)),
+    MethodEntry("reinforce", "REINFORCE", ("REINFORCE",), None, None, None, None, "", "policy-gradient"),
+    MethodEntry(
+        "reinforce-pp",
+        "REINFORCE++",
+        ("REINFORCE++", "reinforce"),
+        "2501.03262",
+        None,
+        "reinforce",
+        "advantage",
+        "",
+        "policy-gradient",
+        ("reinforce",),
+    ),
 ]
 
 
@@ -112,6 +125,9 @@ NAMING_METHODS = METHODS + [
         # A short lower-case value written in capitals is its acronym, which still needs its context.
         ("Add unified trainer OPD docs page", {"gkd"}),
         ("Add OPD docs page", set()),
+        # A word that is one method's own name and another's alias names its owner.
+        ("Add reinforce algorithm in train_ppo.py", {"reinforce"}),
+        ("Support REINFORCE++ in the trainer", {"reinforce-pp"}),
     ],
 )
 def test_what_a_title_names(title, names):

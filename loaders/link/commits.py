@@ -704,13 +704,6 @@ class CommitLinker:
         }
         # Preference methods train on pairs: one whose name is ambiguous needs pairs in sight.
         self.pairwise = {m.slug for m in methods if getattr(m, "family", None) == "preference"}
-        # A method's own name that another method lists as an alias (`reinforce`, an alias of
-        # REINFORCE++): the value selects its owner unless the change names the other.
-        spellings = defaultdict(set)
-        for m in methods:
-            for name in (m.name, m.slug, *m.aliases):
-                spellings[name.lower()].add(m.slug)
-        self.owner_of_shared = {m.name.lower(): m.slug for m in methods if len(spellings[m.name.lower()]) > 1}
         # What each method's defining change is about (for an option whose name says what it sets).
         self.detail_of = {m.slug: (getattr(m, "change_detail", None) or "").lower() for m in methods}
         self.slugs_of_title: dict[str, list[str]] = {}  # how code cites a paper by its title
@@ -911,7 +904,7 @@ class CommitLinker:
         anywhere = {
             slug: m.text
             for slug, m in in_message.items()
-            if self.owner_of_shared.get(m.text.lower(), slug) == slug
+            if self.matcher.owner_of_shared.get(m.text.lower(), slug) == slug
         }
         for found in find_arxiv_ids(subject, bare=False):  # a pull request body cites too much
             for slug in self.slug_of_paper.get(found.arxiv_id, ()):
@@ -1053,8 +1046,8 @@ class CommitLinker:
         name, an alias of REINFORCE++) selects the method whose own name it is. Where it selects
         behaviour it names that method whether or not the change also names the other one; the
         other still needs its own signal."""
-        value = link.identifier.lower()
-        return self.owner_of_shared.get(value) == slug and link.rule.split(";")[0] in _SELECTING_VALUES
+        owner = self.matcher.owner_of_shared.get(link.identifier.lower())
+        return owner == slug and link.rule.split(";")[0] in _SELECTING_VALUES
 
     def _documented(self, scanned: list) -> dict[str, set[str]]:
         """Methods that the documentation a change adds names by an unambiguous spelling, with the

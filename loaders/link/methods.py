@@ -129,6 +129,15 @@ class MethodMatcher:
             for alias in names:
                 self._entries.append((method.slug, alias, alias.lower() in ambiguous))
         self._all_spellings = {a for names in self._spellings.values() for a in names if len(a) >= 2}
+        # A method's own name that another method lists among its aliases ("reinforce": REINFORCE,
+        # and REINFORCE++'s early framework value): read alone, it names its owner.
+        slugs_of: dict[str, set[str]] = {}
+        for slug, names in self._spellings.items():
+            for name in names:
+                slugs_of.setdefault(name.lower(), set()).add(slug)
+        self.owner_of_shared = {
+            method.name.lower(): method.slug for method in methods if len(slugs_of[method.name.lower()]) > 1
+        }
         # A spelling one method's alias has exactly names every method spelled so up to case:
         # "reinforce" is REINFORCE as much as the framework value the catalog lists elsewhere.
         self._exact_folded: dict[str, set[str]] = {}

@@ -170,6 +170,8 @@ def named_methods(thread: Thread, matcher: MethodMatcher) -> dict[str, Evidence]
         for m in matcher.find(text):
             if _names_a_file(text, m.start + len(m.text)):
                 continue
+            if matcher.owner_of_shared.get(m.text.lower(), m.slug) != m.slug:
+                continue  # "Add reinforce algorithm" names REINFORCE, not REINFORCE++ that lists the word
             in_code = kept[m.start : m.start + len(m.text)].strip() != m.text
             evidence = Evidence(
                 f"{thread.kind}-{place}",
