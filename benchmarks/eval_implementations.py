@@ -179,12 +179,16 @@ def first_implementations(commits: list[MinedCommit]) -> dict[str, tuple[MinedCo
     return first
 
 
-def mine_all(path: Path, methods: list, workers: int, vendored: tuple[str, ...] = ()) -> list[MinedCommit]:
+def mine_all(
+    path: Path, methods: list, workers: int, vendored: tuple[str, ...] = (), framework: str = ""
+) -> list[MinedCommit]:
     git_dir = resolve_repository(path)
     shas = git(git_dir, "rev-list", "--reverse", "HEAD").split()
     vendored = copied_packages(git_dir, vendored)  # as the product's miners decide it
     out: list[MinedCommit] = []
-    for _, mined in mine_commits([(str(git_dir), shas)], methods, workers, vendored=vendored):
+    for _, mined in mine_commits(
+        [(str(git_dir), shas)], methods, workers, vendored=vendored, framework=framework
+    ):
         out.extend(mined)
     return out
 
@@ -387,7 +391,9 @@ def evaluate(title: str, frameworks: dict, methods_for, args, known: set) -> Non
     for fw, info in frameworks.items():
         t0 = time.perf_counter()
         vendored = vendored_packages(fw)
-        commits = mine_all(find_mirror(args.mirrors, info["repo"]), methods_for(fw), args.workers, vendored)
+        commits = mine_all(
+            find_mirror(args.mirrors, info["repo"]), methods_for(fw), args.workers, vendored, fw
+        )
         print(f"{fw}: {len(commits)} commits mined in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
         s, fw_lines = score_framework(
             fw, first_implementations(commits), info["pos"], info["neg"], known, args.show_all

@@ -347,9 +347,9 @@ def copied_packages(git_dir: Path | str, foreign: Iterable[str], head: str = "HE
     return foreign
 
 
-def _init_worker(methods: list, vendored: tuple[str, ...] = ()) -> None:
+def _init_worker(methods: list, vendored: tuple[str, ...] = (), framework: str = "") -> None:
     global _LINKER
-    _LINKER = CommitLinker(methods, vendored)
+    _LINKER = CommitLinker(methods, vendored, framework)
 
 
 INCOMPLETE_CONFIDENCE = 0.5  # factor on a link's confidence while its commit has unread files
@@ -470,15 +470,17 @@ def mine_commits(
     workers: int | None = None,
     progress: Callable[[str, int], None] | None = None,
     vendored: Iterable[str] = (),
+    framework: str = "",
 ) -> Iterator[tuple[str, list[MinedCommit]]]:
     """Mine several repositories' commits in parallel: yields (git_dir, commits of one stretch
     in history order); `progress(git_dir, n)` hears of commits as they are claimed. `vendored`:
-    other frameworks' package names, whose copied trees are marked (see `CommitLinker`)."""
+    other frameworks' package names, whose copied trees are marked; `framework`: the name of the
+    framework whose history this is (see `CommitLinker`)."""
     global _STRETCHES
     workers = workers or os.cpu_count() or 1
     _STRETCHES = stretches(jobs, workers)
     # Compile the linker once, here: forked workers inherit it instead of each compiling its own.
-    _init_worker(methods, tuple(vendored))
+    _init_worker(methods, tuple(vendored), framework)
     tasks = [(i, from_back) for i in range(len(_STRETCHES)) for from_back in (False, True)]
     reported = [0] * len(_STRETCHES)
 
@@ -786,7 +788,7 @@ def _history_records(
     advance = (lambda _, n: progress(n)) if progress else None
     remined = set(result.remined)
     for _, mined in mine_commits(
-        [(str(git_dir), result.remined + shas)], methods, workers, advance, vendored
+        [(str(git_dir), result.remined + shas)], methods, workers, advance, vendored, framework
     ):
         for c in mined:
             result.links += len(c.links)
@@ -871,7 +873,9 @@ def mine_repository(
     shas = run_git(git_dir, "rev-list", "--reverse", head).split()
     vendored = copied_packages(git_dir, vendored, head)
     commits: list[MinedCommit] = []
-    for _, mined in mine_commits([(str(git_dir), shas)], methods, workers, vendored=vendored):
+    for _, mined in mine_commits(
+        [(str(git_dir), shas)], methods, workers, vendored=vendored, framework=framework
+    ):
         commits.extend(mined)
     on_head = set(shas)
     tags = list_tags(git_dir)

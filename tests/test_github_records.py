@@ -22,7 +22,7 @@ from uptake.loaders.github import (
 )
 from uptake.loaders.link.fixes import closing_references, squash_subject_references
 from uptake.loaders.link.methods import MethodMatcher
-from uptake.loaders.link.threads import cited_papers, maintainer_first_reply, named_methods
+from uptake.loaders.link.threads import Thread, cited_papers, maintainer_first_reply, named_methods
 
 REPO = "acme/rlkit"
 METHODS = [
@@ -225,3 +225,11 @@ def test_cli_loads_a_dump_and_runs_the_stored_query(tmp_path):
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout[result.stdout.index("[") :])
     assert {(r["thread"], r["via"]) for r in rows} >= {("trl#1", "cites 2503.14476")}
+
+
+def test_a_word_of_the_frameworks_own_name_names_no_method_in_its_threads():
+    prime = MethodEntry("prime", "PRIME", ("PRIME",), "2502.01456", None, None, None, "", "policy-gradient")
+    matcher = MethodMatcher([*METHODS, prime])
+    title = "Recipe: the PRIME algorithm"
+    assert "prime" in named_methods(Thread("verl", 3, False, title, "", "open"), matcher)
+    assert "prime" not in named_methods(Thread("prime-rl", 3, False, title, "", "open"), matcher)

@@ -940,3 +940,13 @@ def test_a_key_read_from_the_configuration_with_a_default_is_an_option_prose_doc
     )
     found = {lk.key: lk for lk in linker.link("Add the loss", [batch]).links}
     assert found["rloo"].rel == MENTIONS
+
+
+def test_a_word_of_the_frameworks_own_name_is_no_second_signal_in_its_history():
+    """prime-rl's messages say "prime" of their own tooling; elsewhere "PRIME" names the method."""
+    prime = Method("prime", "PRIME", ("PRIME", "prime"), ("PRIME", "prime"), "2502.01456")
+    diff = added("fw/config.py", '    if estimator == "prime":')
+    for framework, rel in [("prime-rl", MENTIONS), ("otherfw", IMPLEMENTS)]:
+        linker = CommitLinker([*METHODS, prime], framework=framework)
+        found = {lk.key: lk for lk in linker.link("Add the PRIME algorithm", [diff]).links}
+        assert found["prime"].rel == rel

@@ -59,6 +59,7 @@ from .methods import (
     MethodMatcher,
     ambiguous_names,
     method_names,
+    own_words,
     spelled_out,
 )
 from .python_code import Place, PythonBlock
@@ -678,11 +679,14 @@ def _line_number(text: str, line_start: int) -> int:
 class CommitLinker:
     """Links for one commit at a time; build once per catalog and reuse (the regexes are compiled)."""
 
-    def __init__(self, methods, vendored_packages: Iterable[str] = ()):
+    def __init__(self, methods, vendored_packages: Iterable[str] = (), framework: str = ""):
         """`vendored_packages`: package names of other frameworks; a tree of that name inside
-        this framework's repository is a copy, whose links are marked `vendored`."""
+        this framework's repository is a copy, whose links are marked `vendored`. `framework`: the
+        name of the framework whose history is linked; in its own messages a word of that name
+        speaks of the framework (prime-rl's "prime"), never of a method spelled the same (PRIME)."""
         methods = list(methods)
         self.foreign = frozenset(p.lower() for p in vendored_packages)
+        self.own_words = own_words(framework)
         self.index = CodeAliasIndex(methods)
         self.matcher = MethodMatcher(methods)
         self.paper_of = {m.slug: getattr(m, "arxiv_id", None) for m in methods}
@@ -754,7 +758,9 @@ class CommitLinker:
             self._link_file(f, category, comments, hits, best, code_words, plain, copied, scanned, cited)
         # A link's words name a site or a repository ("github.com/PRIME-RL/PRIME"), not what the
         # change does; papers it links are read from the whole message below.
-        named = {m.slug: m for m in self.matcher.find(_unlinked(message))}
+        named = {
+            m.slug: m for m in self.matcher.find(_unlinked(message)) if m.text.lower() not in self.own_words
+        }
         for slug, m in named.items():
             link = best.get(slug)
             if link and link.rel == IMPLEMENTS:

@@ -200,7 +200,7 @@ def history_facts(
     for commit in ordered:
         pull = merged_pull(commit)
         if pull is not None and pull.number not in pulls:
-            pulls[pull.number] = _with_title_links(pull, matcher) if matcher else pull
+            pulls[pull.number] = _with_title_links(pull, matcher, repo) if matcher else pull
     fixes: list[IssueFix] = []
     failures: list[CommitFailure] = []
     for commit in ordered:
@@ -216,9 +216,9 @@ def history_facts(
     return HistoryFacts(list(pulls.values()), fixes, failures)
 
 
-def _with_title_links(pull: MergedPull, matcher: MethodMatcher) -> MergedPull:
+def _with_title_links(pull: MergedPull, matcher: MethodMatcher, repo: str) -> MergedPull:
     """The papers a pull request's title cites and the methods it names, by the thread rules."""
-    thread = Thread("", pull.number, True, pull.title, "", "closed")
+    thread = Thread(repo, pull.number, True, pull.title, "", "closed")
     links = [("CITES", i, e.identifier, e.rule, e.confidence) for i, e in cited_papers(thread).items()]
     links += [
         ("NAMES", s, e.identifier, e.rule, e.confidence) for s, e in named_methods(thread, matcher).items()

@@ -116,6 +116,13 @@ def _capitals_of_short_value(text: str, alias: str) -> bool:
     return alias.isalpha() and alias.islower() and len(alias) <= 5 and text == alias.upper()
 
 
+def own_words(framework: str) -> frozenset[str]:
+    """The words of a framework's name or repository (`PrimeIntellect-ai/prime-rl`: primeintellect,
+    prime): in the framework's own history they speak of it, never of a method spelled the same
+    (PRIME). Words shorter than three letters ("rl", "ai") name nothing."""
+    return frozenset(w for w in re.split(r"[^a-z0-9]+", framework.lower()) if len(w) >= 3)
+
+
 class MethodMatcher:
     """Compiled alias patterns for a set of catalog methods."""
 

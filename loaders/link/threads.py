@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ...graph.records import Edge, Evidence
 from .arxiv_ids import find_arxiv_ids
-from .methods import MethodMatcher
+from .methods import MethodMatcher, own_words
 
 MAINTAINER_ASSOCIATIONS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
 
@@ -164,6 +164,8 @@ def cited_papers(thread: Thread) -> dict[str, Evidence]:
 def named_methods(thread: Thread, matcher: MethodMatcher) -> dict[str, Evidence]:
     """Method slug -> evidence of the strongest naming in the thread."""
     best: dict[str, Evidence] = {}
+    own = own_words(thread.framework)
+    own = own_words(thread.framework)
     for place, location, text in thread.texts():
         text = _split_compounds(tokenised(_without_scope(text) if place == "title" else text), matcher)
         kept = prose(text)
@@ -172,6 +174,8 @@ def named_methods(thread: Thread, matcher: MethodMatcher) -> dict[str, Evidence]
                 continue
             if matcher.owner_of_shared.get(m.text.lower(), m.slug) != m.slug:
                 continue  # "Add reinforce algorithm" names REINFORCE, not REINFORCE++ that lists the word
+            if m.text.lower() in own:
+                continue  # "the prime monitor" in prime-rl is the framework's, not PRIME
             in_code = kept[m.start : m.start + len(m.text)].strip() != m.text
             evidence = Evidence(
                 f"{thread.kind}-{place}",
