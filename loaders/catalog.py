@@ -54,6 +54,10 @@ class MethodEntry:
     # change's message or paths must also say for the match to be this method.
     computation: str | None = None
     computation_context: str | None = None
+    # What every change that ships the method has somewhere in its message, paths or added lines,
+    # as a regular expression (PPO trains a value function): a change that names the method
+    # without it only mentions it.
+    shipped_with: str | None = None
 
 
 @dataclass(frozen=True)
@@ -242,7 +246,7 @@ def _method(row: _Row) -> MethodEntry:
     _check_fields(
         row,
         _METHOD_FIELDS + ("family",),
-        ("ambiguous_aliases", "paper_date", "computation", "computation_context"),
+        ("ambiguous_aliases", "paper_date", "computation", "computation_context", "shipped_with"),
     )
     aliases = _texts(row, "aliases", min_items=1)
     ambiguous = _texts(row, "ambiguous_aliases")
@@ -263,6 +267,7 @@ def _method(row: _Row) -> MethodEntry:
         paper_date=_iso_date(row, "paper_date") if row.data.get("paper_date") is not None else None,
         computation=_pattern(row, "computation"),
         computation_context=_pattern(row, "computation_context"),
+        shipped_with=_pattern(row, "shipped_with"),
     )
     if (entry.computation is None) != (entry.computation_context is None):
         raise row.fail("computation_context", "must be given exactly when computation is given")

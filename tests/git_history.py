@@ -23,6 +23,7 @@ class Method:
     computation: str | None = None
     computation_context: str | None = None
     parent: str | None = None
+    shipped_with: str | None = None
 
 
 METHODS = [

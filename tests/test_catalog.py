@@ -200,6 +200,8 @@ BAD_METHODS = [
      "is not a regular expression"),
     ("computation-alone", changed(METHODS, 0, computation="logsigmoid"), 1, "computation_context",
      "exactly when computation"),
+    ("bad-shipped-with", changed(METHODS, 0, shipped_with="critic("), 1, "shipped_with",
+     "is not a regular expression"),
 ]  # fmt: skip
 
 

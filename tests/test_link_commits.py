@@ -950,3 +950,16 @@ def test_a_word_of_the_frameworks_own_name_is_no_second_signal_in_its_history():
         linker = CommitLinker([*METHODS, prime], framework=framework)
         found = {lk.key: lk for lk in linker.link("Add the PRIME algorithm", [diff]).links}
         assert found["prime"].rel == rel
+
+
+def test_a_method_named_without_what_it_ships_with_is_only_mentioned():
+    """PPO trains a value function: a PPO-named actor in a change with no critic is a name alone."""
+    ppo = Method("ppo", "PPO", ("PPO", "PPOTrainer"), shipped_with=r"\bcritic\b|value[_ ]?head")
+    linker = CommitLinker([*METHODS, ppo])
+    actor = added("fw/ppo_actor.py", "class PPOTrainer:", "    def step(self, batch):", status="A")
+    run = added("fw/train.py", "from fw.ppo_actor import PPOTrainer", "PPOTrainer().step(batch)")
+    alone = {lk.key: lk for lk in linker.link("Add the actor", [actor, run]).links}["ppo"]
+    assert alone.rel == MENTIONS and alone.rule.endswith("nothing it ships with in the change")
+    critic = added("fw/critic.py", "class Critic:", "    value_head = None", status="A")
+    shipped = {lk.key: lk for lk in linker.link("Add the actor", [actor, run, critic]).links}["ppo"]
+    assert shipped.rel == IMPLEMENTS and shipped.rule == "class-def"

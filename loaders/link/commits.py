@@ -708,6 +708,12 @@ class CommitLinker:
         }
         # Preference methods train on pairs: one whose name is ambiguous needs pairs in sight.
         self.pairwise = {m.slug for m in methods if getattr(m, "family", None) == "preference"}
+        # What every change shipping a method has in sight (the catalog's `shipped_with`).
+        self.shipped_with = {
+            m.slug: re.compile(m.shipped_with, re.IGNORECASE)
+            for m in methods
+            if getattr(m, "shipped_with", None)
+        }
         # What each method's defining change is about (for an option whose name says what it sets).
         self.detail_of = {m.slug: (getattr(m, "change_detail", None) or "").lower() for m in methods}
         self.slugs_of_title: dict[str, list[str]] = {}  # how code cites a paper by its title
@@ -796,6 +802,7 @@ class CommitLinker:
         # implemented, so a spelling the message teaches is still learned.
         for link in self._computations(message, scanned, best):
             _keep(best, link)
+        self._without_what_ships(message, files, best)
         if out.reverts is not None:
             best = {
                 s: Link(MENTIONS, "Method", s, lk.source_kind, lk.location, lk.identifier, "revert", 0.5)
@@ -808,6 +815,27 @@ class CommitLinker:
             + sorted(papers.values(), key=lambda p: p.key)
         )
         return out
+
+    def _without_what_ships(self, message: str, files: list[FileDiff], best: dict) -> None:
+        """A method that a change names without what the method always ships with only mentions
+        it: PPO trains a value function, so a `ppo_actor.py` in a critic-free trainer, or an
+        unused subclass of another library's PPO trainer, is a name without the thing."""
+        for slug, ships in self.shipped_with.items():
+            link = best.get(slug)
+            if link is None or link.rel != IMPLEMENTS:
+                continue
+            texts = itertools.chain(
+                (message,),
+                (f.path for f in files),
+                (line for f in files for line in _added_lines(f.text).values()),
+            )
+            if not any(ships.search(text) for text in texts):
+                best[slug] = dataclasses.replace(
+                    link,
+                    rel=MENTIONS,
+                    confidence=0.4,
+                    rule=f"{link.rule}; nothing it ships with in the change",
+                )
 
     def _variants_spelled_as_parent(self, message: str, named: dict, best: dict) -> list[Link]:
         """A variant the subject alone names (GSPO-token, the REINFORCE++ baseline), in a change that
