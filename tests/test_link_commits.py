@@ -419,6 +419,18 @@ def test_new_module_implements_only_when_reached():
     assert (later[("Method", "kto")].rel, later[("Method", "kto")].rule) == (IMPLEMENTS, "wiring")
 
 
+def test_a_package_inside_a_private_one_is_reached_only_by_an_import_from_outside():
+    """Users import a public package's `__init__`; `fw/_lite/kto/` is internal until imported."""
+    init = added("fw/_lite/kto/__init__.py", "from .loss import KTOLoss", status="A")
+    loss = added("fw/_lite/kto/loss.py", "class KTOLoss:", "    pass", status="A")
+    alone = links("Add the kto helpers", init, loss)[("Method", "kto")]
+    assert alone.rel == MENTIONS
+    public = added("fw/kto/__init__.py", "from .loss import KTOLoss", status="A")
+    assert links("Add the kto helpers", public)[("Method", "kto")].rel == IMPLEMENTS
+    trainer = added("fw/train.py", "from fw._lite.kto import KTOLoss")
+    assert links("Add the kto helpers", init, loss, trainer)[("Method", "kto")].rel == IMPLEMENTS
+
+
 def test_a_class_in_a_new_module_implements_only_when_reached():
     module = added("fw/agents/policy.py", "class GRPOTrainer:", "    pass", status="A")
     alone = links("Refactor the samplers", module)[("Method", "grpo")]

@@ -975,7 +975,7 @@ class CommitLinker:
         candidates = [
             c
             for f, (category, _) in scanned
-            if category == "code" and _names_any(f.text, (*words, *stems))
+            if category == "code" and _names_any(f.text, (*words, *stems)) and _user_facing(f.path, scanned)
             for c in _identifiers(f, worth)
         ]
         spelled: list[Link] = []
@@ -1520,17 +1520,35 @@ def _computing_line(f: FileDiff, computes: re.Pattern) -> tuple[str, str] | None
     return None
 
 
+_PRIVATE = re.compile(r"(?:^|/)_(?!_)\w*/")  # a folder of a private package (`_lite/`)
+
+
 def _reached(f: FileDiff, scanned: list) -> bool:
     """Whether users can reach a new module in the change that adds it: it is a package's
     `__init__`, runs or registers itself, or another file of the change names it (an import, a
-    config, a registry). Configs and scripts are run as they are; only Python modules need it.
-    A catalog path (`recipe/prime`) is the method's own folder and needs nothing more."""
+    config, a registry); inside a private package, only an import from outside its folder does.
+    Configs and scripts are run as they are; only Python modules need it. A catalog path
+    (`recipe/prime`) is the method's own folder and needs nothing more."""
     if not _PYTHON.search(f.path):
         return True
+    if _PRIVATE.search(f.path):
+        return _user_facing(f.path, scanned)
     stem = f.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     if stem == "__init__" or _ENTRY.search(f.text):
         return True
     return any(stem in other.text for other, _ in scanned if other.path != f.path)
+
+
+def _user_facing(path: str, scanned: list) -> bool:
+    """Whether what a module defines can be something users run: anything outside a private
+    package; inside one (`xtuner/_lite/algorithms/ppo/loss.py`), only a module whose folder's
+    package an added import outside that folder names."""
+    if not _PRIVATE.search(path):
+        return True
+    folder = path.rsplit("/", 1)[0]
+    package = re.escape(folder.rsplit("/", 1)[-1])
+    imports = re.compile(rf"^\+\s*(?:from|import)\s+[\w.]*\b{package}\b", re.MULTILINE)
+    return any(imports.search(g.text) for g, _ in scanned if not g.path.startswith(folder + "/"))
 
 
 def _inside_import(f: FileDiff, imported: dict[str, str]) -> str:
