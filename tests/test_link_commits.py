@@ -114,6 +114,23 @@ def test_guards_against_false_matches():
     assert ("Method", "kto") not in found
 
 
+def test_a_reached_definition_carrying_the_name_the_message_gives_implements():
+    """`def grpo_loss` that the trainer imports, in a change whose message names GRPO."""
+    loss = added("fw/loss.py", "def grpo_loss(logprobs, advantages):", "    return -(logprobs * advantages)")
+    trainer = added("fw/train.py", "from fw.loss import grpo_loss", "loss = grpo_loss(lp, adv)")
+    found = links("Add grpo loss", loss, trainer)[("Method", "grpo")]
+    assert (found.rel, found.rule, found.identifier) == (IMPLEMENTS, "message-and-code", "grpo_loss")
+    assert links("Add grpo loss", loss)[("Method", "grpo")].rel == MENTIONS  # nothing calls it
+    assert ("Method", "grpo") not in links("Add a loss", loss, trainer)  # nothing names the method
+    # A name that holds another method's (`pf_ppo` holds `ppo`) is that method's.
+    ppo, pf_ppo = Method("ppo", "PPO", ("PPO", "ppo")), Method("pf-ppo", "PF-PPO", ("PF-PPO", "pf_ppo"))
+    linker = CommitLinker([ppo, pf_ppo])
+    reweight = added("fw/core.py", "def compute_pf_ppo_reweight_data(batch):", "    return batch")
+    caller = added("fw/train.py", "batch = compute_pf_ppo_reweight_data(batch)")
+    found = {lk.key: lk for lk in linker.link("Filter the PPO batch", [reweight, caller]).links}
+    assert found["ppo"].rel == MENTIONS
+
+
 def test_message_alone_mentions_and_message_with_code_implements():
     only = links("Add KTO (#12)", added("docs/kto.md", "Soon."))
     assert only[("Method", "kto")].rel == MENTIONS and only[("Method", "kto")].rule == "commit-message"

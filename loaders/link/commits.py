@@ -10,7 +10,8 @@ IMPLEMENTS (the commit makes the method usable):
   option-value    a method's plain name added as an option value ("ipo", --ipo, `adv: grpo`)
   setting         a catalog setting added as key and value on one line (`loss_type == "dapo"`)
   definition      a plain name added as a definition (`ipo: bool = False`, `def ipo(`)
-  message-and-code the message names the method and package code adds its name
+  message-and-code the message names the method and package code adds its name, or adds a
+                  function or class carrying it that the change calls or imports (`grpo_loss`)
   learned-alias   the message names the method and a new option carries its name or, named in
                   the subject, describes it (`off_policy_mask_threshold`): a SPELLS link too
   option-doc      a new option whose help, docstring or argument entry names or cites the method
@@ -733,6 +734,17 @@ class CommitLinker:
         prose = [p for p in self.slugs_of_phrase if not _qualified_base(p, bases)]
         self.citing = LiteralScanner([*_PAPER_HINT_WORDS, *self.slugs_of_title, *prose])
         self.words = {m.slug: _name_words(m) for m in methods}
+        # Other methods' names that hold a method's name as a part (`pf_ppo` holds `ppo`).
+        self.longer_names: dict[str, tuple[str, ...]] = {}
+        for slug, own in self.words.items():
+            parts = _parts_pattern(own) if own else None
+            self.longer_names[slug] = tuple(
+                w
+                for other, ws in self.words.items()
+                if other != slug and parts
+                for w in ws
+                if "_" in w and parts.search(w)
+            )
         # Names in words as identifier parts (`decoupled_ppo`): a definition carrying one is named
         # after the method; one word (`grpo`) says too little in a function's name, and the
         # catalog's identifiers are found as tokens already.
@@ -775,6 +787,8 @@ class CommitLinker:
                 w = code_words[slug]
                 best[slug] = Link(IMPLEMENTS, "Method", slug, "diff", w.location, w.identifier,
                                   "message-and-code", 0.7)  # fmt: skip
+            elif defined := self._reached_definition(slug, scanned):
+                best[slug] = Link(IMPLEMENTS, "Method", slug, "diff", *defined, "message-and-code", 0.7)
             elif link is None:
                 best[slug] = Link(MENTIONS, "Method", slug, "commit-message", "message", m.text,
                                   "commit-message", m.confidence)  # fmt: skip
@@ -1248,6 +1262,30 @@ class CommitLinker:
         if documenting:
             for link in self._documented_options(f, documenting, scanned):
                 _keep(best, link)
+
+    def _reached_definition(self, slug: str, scanned: list) -> tuple[str, str] | None:
+        """(path:line, name) of a function or class the change adds in package code whose name
+        carries the method's name (`compute_advantages_grpo`, `grpo_loss`) and that another added
+        line calls or imports: with a message naming the method, the change implements it."""
+        words = self.words.get(slug, ())
+        for f, (category, _) in scanned:
+            if category != "code" or not _PYTHON.search(f.path) or not _user_facing(f.path, scanned):
+                continue
+            for m in _DEFINITION.finditer(f.text):
+                name = m.group(2)
+                if (
+                    _carries(name, words)
+                    and not self._names_another(name, slug)
+                    and _called_elsewhere(name, scanned)
+                ):
+                    return f"{f.path}:{_line_number(f.text, m.start(2))}", name
+        return None
+
+    def _names_another(self, identifier: str, slug: str) -> bool:
+        """Whether an identifier carries another method's name that holds this one's
+        (`compute_pf_ppo_reweight_data` is PF-PPO's, not PPO's)."""
+        longer = self.longer_names.get(slug, ())
+        return bool(longer) and _carries(identifier, longer)
 
     def _named_definitions(self, f: FileDiff, scanned: list) -> Iterator[Link]:
         """A function or class the change adds whose name carries a method's name of several words
