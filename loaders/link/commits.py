@@ -476,9 +476,9 @@ def _identifiers(f: FileDiff, worth: Callable[[str], bool], literals: bool = Tru
 # An option and the prose that documents it: its help string or docstring on the lines after it,
 # or a comment on the lines just above.
 _DOC_PROSE = ("docstring", "code-comment", "string-literal")
-# Doubts about what a word names (not about whether the thing is reached): see `_second_signals`.
 # Places where a value selects behaviour: an option's value, a config value, a recipe's value.
 _SELECTING_VALUES = ("option-value", "config-value", "recipe-value")
+# Doubts about what a word names (not about whether the thing is reached): see `_second_signals`.
 _DOUBTS_THE_WORD = re.compile(r"names a role|ambiguous alias|also names")
 # A string standing alone on its line right under an attribute documents it (PEP 257).
 _ATTRIBUTE_DOCSTRING = re.compile(r"^\s*[rRuU]?(?:\"{3}|'{3})")
@@ -746,8 +746,9 @@ class CommitLinker:
                 if "_" in w and parts.search(w)
             )
         # Names in words as identifier parts (`decoupled_ppo`): a definition carrying one is named
-        # after the method; one word (`grpo`) says too little in a function's name, and the
-        # catalog's identifiers are found as tokens already.
+        # after the method; one word (`grpo`) says too little in a function's name unless the
+        # message names the method (`_reached_definition`), and the catalog's identifiers are
+        # found as tokens already.
         self.compound: dict[str, list[str]] = {}
         for phrase, slugs in self.slugs_of_phrase.items():
             word = re.sub(r"[^a-z0-9]+", "_", phrase.replace("++", "_plus_plus")).strip("_")

@@ -165,7 +165,6 @@ def named_methods(thread: Thread, matcher: MethodMatcher) -> dict[str, Evidence]
     """Method slug -> evidence of the strongest naming in the thread."""
     best: dict[str, Evidence] = {}
     own = own_words(thread.framework)
-    own = own_words(thread.framework)
     for place, location, text in thread.texts():
         text = _split_compounds(tokenised(_without_scope(text) if place == "title" else text), matcher)
         kept = prose(text)
