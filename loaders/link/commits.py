@@ -950,11 +950,7 @@ class CommitLinker:
         subject = message.split("\n", 1)[0]
         # "REINFORCE" in a message is REINFORCE's own name: it teaches no spelling of REINFORCE++,
         # which lists the word among its aliases.
-        anywhere = {
-            slug: m.text
-            for slug, m in in_message.items()
-            if self.matcher.owner_of_shared.get(m.text.lower(), slug) == slug
-        }
+        anywhere = {slug: m.text for slug, m in in_message.items() if self.matcher.names_its_method(m)}
         for found in find_arxiv_ids(subject, bare=False):  # a pull request body cites too much
             for slug in self.slug_of_paper.get(found.arxiv_id, ()):
                 anywhere.setdefault(slug, found.text)
@@ -1320,13 +1316,11 @@ class CommitLinker:
             if _ATTRIBUTE_DOCSTRING.match(lines.get(at, "")) and at - 1 not in lines:
                 continue  # a docstring under an unchanged line documents that line's older attribute
             window = [lines.get(n, "") for n in range(at - _DOC_AFTER, at + 1)]
-            heads = {m.group(1) for line in window if (m := _ENTRY_HEAD.match(line))}
-            if nearest := next(
-                (m.group(1) for line in reversed(window) if (m := _ENTRY_HEAD.match(line))), None
-            ):
-                own_entry[link] = nearest
+            heads = [m.group(1) for line in window if (m := _ENTRY_HEAD.match(line))]
+            if heads:
+                own_entry[link] = heads[-1]  # the entry nearest above the prose
             shaped = {w for w in _OPTION_WORD.findall(" ".join(window)) if _IDENTIFIER_SHAPED.search(w)}
-            entries[link] = heads | shaped
+            entries[link] = set(heads) | shaped
             around.update(range(at - _DOC_AFTER, at + _DOC_BEFORE + 1))
         # Only words on the lines around the prose can be the option it documents: reading the
         # place of every other literal in the file would cost a tokenizer run each.

@@ -129,9 +129,11 @@ class MethodMatcher:
     def __init__(self, methods: Iterable):
         self._entries: list[tuple[str, str, bool]] = []  # slug, alias, ambiguous
         self._spellings: dict[str, set[str]] = {}
+        own_names: dict[str, str] = {}  # slug -> its own name, lower case
         for method in methods:
             names = method_names(method)
             self._spellings[method.slug] = set(names)
+            own_names[method.slug] = method.name.lower()
             ambiguous = ambiguous_names(method)
             for alias in names:
                 self._entries.append((method.slug, alias, alias.lower() in ambiguous))
@@ -142,9 +144,7 @@ class MethodMatcher:
         for slug, names in self._spellings.items():
             for name in names:
                 slugs_of.setdefault(name.lower(), set()).add(slug)
-        self.owner_of_shared = {
-            method.name.lower(): method.slug for method in methods if len(slugs_of[method.name.lower()]) > 1
-        }
+        self.owner_of_shared = {name: slug for slug, name in own_names.items() if len(slugs_of[name]) > 1}
         # A spelling one method's alias has exactly names every method spelled so up to case:
         # "reinforce" is REINFORCE as much as the framework value the catalog lists elsewhere.
         self._exact_folded: dict[str, set[str]] = {}
@@ -157,6 +157,11 @@ class MethodMatcher:
         for i, (_, alias, _) in enumerate(self._entries):
             self._by_folded.setdefault(alias.lower(), []).append(i)
         self._prefilter = LiteralScanner(self._by_folded)
+
+    def names_its_method(self, match: MethodMatch) -> bool:
+        """Whether a match names its method, not another method whose own name the matched word
+        is ("reinforce" names REINFORCE, though REINFORCE++ lists the word among its aliases)."""
+        return self.owner_of_shared.get(match.text.lower(), match.slug) == match.slug
 
     def find(self, text: str) -> list[MethodMatch]:
         """One match per method: the longest, most certain alias found."""

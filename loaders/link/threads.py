@@ -171,7 +171,7 @@ def named_methods(thread: Thread, matcher: MethodMatcher) -> dict[str, Evidence]
         for m in matcher.find(text):
             if _names_a_file(text, m.start + len(m.text)):
                 continue
-            if matcher.owner_of_shared.get(m.text.lower(), m.slug) != m.slug:
+            if not matcher.names_its_method(m):
                 continue  # "Add reinforce algorithm" names REINFORCE, not REINFORCE++ that lists the word
             if m.text.lower() in own:
                 continue  # "the prime monitor" in prime-rl is the framework's, not PRIME
