@@ -174,6 +174,7 @@ def test_binary_and_empty_diffs_link_nothing():
         ("docs/source/grpo.md", "doc"),
         ("README.md", "doc"),
         ("examples/scripts/grpo.py", "example"),
+        ("scripts/launch_online_grpo.sh", "example"),
         ("third_party/x/grpo.py", "other"),
         ("verl/trainer/config/ppo_trainer.yaml", "code"),
         ("assets/logo.png", "other"),
@@ -564,6 +565,28 @@ def test_a_new_recipe_named_after_a_method_runs_it_when_the_change_says_so():
         ("Method", "dapo")
     )
     assert program is None or not program.rule.startswith("recipe-file")
+
+
+def test_a_shell_script_anywhere_is_a_launcher_users_run():
+    named = links("Support DAPO", added("scripts/run_dapo.sh", "python train.py", status="A"))
+    assert named[("Method", "dapo")].rule.startswith("recipe-file; a recipe named after it, message names it")
+    setting = links("Add script", added("scripts/train.sh", "python -m fw.train loss_type=dapo \\"))
+    dapo = setting[("Method", "dapo")]
+    assert (dapo.rel, dapo.rule) == (IMPLEMENTS, "recipe-setting")
+
+
+def test_a_module_path_in_an_import_is_no_option_and_another_frameworks_module_wires_nothing():
+    linker = CommitLinker(METHODS, vendored_packages=["otherfw"])
+
+    def found(line: str) -> tuple[str, str] | None:
+        made = linker.link("Add envs", [added("fw/envs/base.py", line)]).links
+        hit = next((lk for lk in made if lk.key == "dr-grpo"), None)
+        return hit and (hit.rel, hit.rule)
+
+    # A type imported from the other framework's module of that name: not this framework's option.
+    assert found("from otherfw.trainer.dr_grpo import RewardFunc") == (MENTIONS, "code-word")
+    assert found("from fw.losses.dr_grpo import loss") == (IMPLEMENTS, "wiring")  # its own module
+    assert found("from fw.losses import dr_grpo") == (IMPLEMENTS, "option-name")  # the name imported
 
 
 def test_a_name_beside_an_ambiguous_alias_is_a_second_signal():

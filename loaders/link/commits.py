@@ -82,6 +82,7 @@ _DOC = re.compile(
     r"(?:^|/)(?:docs?|documentation)/|\.(?:md|mdx|rst|txt|ipynb|html?)$|(?:^|/)readme[^/]*$", re.I
 )
 _EXAMPLE = re.compile(r"(?:^|/)(?:examples?|tutorials?|notebooks?|cookbooks?|demos?)/", re.IGNORECASE)
+_SHELL = re.compile(r"\.(?:sh|bash)$", re.I)  # a launcher: whatever it sets, a user runs
 _CODE_EXT = re.compile(r"\.(?:py|pyi|pyx|ya?ml|toml|cfg|ini|json|jsonnet|cu|cuh|cc|cpp|h|rs|go)$", re.I)
 _SKIP_EXT = re.compile(
     r"\.(?:lock|csv|tsv|svg|png|jpe?g|gif|pdf|bin|pt|safetensors|parquet|arrow|whl|zip|gz)$", re.I
@@ -107,6 +108,8 @@ _URL_TOKEN = re.compile(r"https?://\S+|arxiv:\S+", re.IGNORECASE)
 _KEY_ACCESS = re.compile(r"(?:[\w\])]\[|\.(?:get|pop|setdefault)\()\s*$")
 _KEY_AFTER = re.compile(r"\s*:\s*\S|\s+(?:not\s+)?in\s")  # {"token_mask": ...}, "x" in batch
 _TYPE_ANNOTATION = re.compile(r"\s*:\s*(?:bool|int|float|str|Optional|Literal|list|dict|tuple)\b")
+# The module path of an import (`from trl.trainer.grpo_trainer import RewardFunc`): a module's name.
+_IMPORT_PATH = re.compile(r"\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+))")
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +168,7 @@ def path_category(path: str) -> str:
         return "test"
     if _DOC.search(path):
         return "doc"
-    if _EXAMPLE.search(path):
+    if _EXAMPLE.search(path) or _SHELL.search(path):
         return "example"
     if _CODE_EXT.search(path):
         return "code"
@@ -225,6 +228,8 @@ def _judge_code_hit(alias: CodeAlias, line: str, s: int, e: int, path: str, ambi
     quoted = before in "\"'" and before and after == before
     if quoted and (_KEY_ACCESS.search(line[: s - 1]) or _KEY_AFTER.match(line[e + 1 :])):
         return ("code-word", 0.0)  # batch["token_mask"], .get("grpo"): a key, not an option
+    if (m := _IMPORT_PATH.match(line)) and s < m.end():
+        return ("code-word", 0.0)  # a module's name: importing from it is wiring, judged apart
     if alias.kind == "identifier" and not ambiguous:
         return ("option-value" if quoted else "option-name", 0.85)
     # A plain word (or an ambiguous identifier): only as an option, never as a bare word.
@@ -1446,8 +1451,8 @@ class CommitLinker:
         the change wires that module into code users run."""
         for m in _IMPORT.finditer(f.text):
             module = (m.group(1) or m.group(2)).strip(".")
-            if not module:
-                continue
+            if not module or module.split(".")[0].lower() in self.foreign:
+                continue  # another framework's module (`from trl.trainer.grpo_trainer import ...`)
             path = module.replace(".", "/") + ".py"
             for alias in self._module_aliases(path):
                 doubt = self._doubt(alias)
