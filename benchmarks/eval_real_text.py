@@ -280,6 +280,28 @@ def _screening_parts() -> dict[str, list[dict]]:
     return parts
 
 
+def _screening_lines(label: str, decisions: list[tuple], general: str = "general") -> None:
+    """RL-for-LM and general-method scores of (decision, labelled row) pairs; `label` has a `{what}`."""
+    print(_line(label.format(what="RL-for-LM"), [(s.is_rl_llm, r["is_rl_llm"]) for s, r in decisions]))
+    verdicts = [(s.is_general_method, r["is_general_method"]) for s, r in decisions]
+    print(_line(label.format(what=general), verdicts))
+
+
+def _screening_errors(
+    decisions: list[tuple], prefix: str = "", scored: bool = True, headings: bool = False
+) -> None:
+    """The (decision, labelled row) pairs whose RL-for-LM or general-method verdict is not the label's."""
+    for s, r in decisions:
+        if (s.is_rl_llm, s.is_general_method) != (r["is_rl_llm"], r["is_general_method"]):
+            score = f" {s.kind} {s.method_score:.1f}" if scored else ""
+            filed = f" | {'; '.join(r['headings'])}" if headings else ""
+            print(
+                f"    {prefix}rl {int(s.is_rl_llm)}/{int(r['is_rl_llm'])} general "
+                f"{int(s.is_general_method)}/{int(r['is_general_method'])}{score} {r['arxiv_id']} "
+                f"{r['title']}{filed}"
+            )
+
+
 def screening_report(module: ModuleType, show_errors: bool) -> None:
     """Title-only screening, and title + list headings where the module reads headings."""
     parameters = inspect.signature(module.screen_paper).parameters
@@ -294,18 +316,9 @@ def screening_report(module: ModuleType, show_errors: bool) -> None:
     for name, screen in inputs.items():
         for part, part_rows in parts.items():
             decisions = [(screen(r), r) for r in part_rows]
-            rl = [(s.is_rl_llm, r["is_rl_llm"]) for s, r in decisions]
-            general = [(s.is_general_method, r["is_general_method"]) for s, r in decisions]
-            print(_line(f"{name}, RL-for-LM, {part}", rl))
-            print(_line(f"{name}, general method, {part}", general))
+            _screening_lines(f"{name}, {{what}}, {part}", decisions, general="general method")
             if show_errors and part == "dev":
-                for s, r in decisions:
-                    if (s.is_rl_llm, s.is_general_method) != (r["is_rl_llm"], r["is_general_method"]):
-                        print(
-                            f"    rl {int(s.is_rl_llm)}/{int(r['is_rl_llm'])} general "
-                            f"{int(s.is_general_method)}/{int(r['is_general_method'])} {r['arxiv_id']} "
-                            f"{r['title']} | {'; '.join(r['headings'])}"
-                        )
+                _screening_errors(decisions, scored=False, headings=True)
 
 
 def extraction_report(finder: ProposalFinder, show_errors: bool) -> None:
@@ -333,21 +346,41 @@ def abstract_screening_report(module: ModuleType, show_errors: bool) -> None:
     """Screening with title + abstract, on the labelled papers we composed abstracts for."""
     abstracts = rt.composed_abstracts()
     rows = [r for r in rt.labelled_papers() if r["arxiv_id"] in abstracts]
-    decisions = {r["arxiv_id"]: module.screen_paper(r["title"], abstracts[r["arxiv_id"]]) for r in rows}
     for part, part_rows in _by_part(rows, lambda r: r["arxiv_id"]).items():
-        rl = [(decisions[r["arxiv_id"]].is_rl_llm, r["is_rl_llm"]) for r in part_rows]
-        general = [(decisions[r["arxiv_id"]].is_general_method, r["is_general_method"]) for r in part_rows]
-        print(_line(f"title+abstract RL-for-LM, {part}", rl))
-        print(_line(f"title+abstract general, {part}", general))
-    if show_errors:
-        for r in _by_part(rows, lambda r: r["arxiv_id"])["dev"]:
-            s = decisions[r["arxiv_id"]]
-            if (s.is_rl_llm, s.is_general_method) != (r["is_rl_llm"], r["is_general_method"]):
-                print(
-                    f"    with abstract: rl {int(s.is_rl_llm)}/{int(r['is_rl_llm'])} general "
-                    f"{int(s.is_general_method)}/{int(r['is_general_method'])} {s.kind} "
-                    f"{s.method_score:.1f} {r['arxiv_id']} {r['title']}"
-                )
+        decisions = [(module.screen_paper(r["title"], abstracts[r["arxiv_id"]]), r) for r in part_rows]
+        _screening_lines(f"title+abstract {{what}}, {part}", decisions)
+        if show_errors and part == "dev":
+            _screening_errors(decisions, prefix="with abstract: ")
+
+
+def real_abstract_report(
+    module: ModuleType, finder: ProposalFinder, abstracts: dict, show_errors: bool
+) -> None:
+    """Screening and method extraction from title + the paper's own abstract, as the arXiv loader
+    reads a paper (no list headings), on the labelled papers whose abstract was found. Errors are
+    listed for the fresh set's development part only."""
+    for part, part_rows in _screening_parts().items():
+        rows = [r for r in part_rows if r["arxiv_id"] in abstracts]
+        if not rows:
+            continue
+        decisions = [
+            (module.screen_paper(r["title"], abstracts[r["arxiv_id"]], year=rt.paper_year(r["arxiv_id"])), r)
+            for r in rows
+        ]
+        print(f"  {part}: {len(rows)} of {len(part_rows)} papers have their abstract")
+        _screening_lines(f"title+abstract {{what}}, {part}", decisions)
+        errors: list = []
+        c = rt.extraction_counts(rows, finder, abstracts, errors, nodes_read_abstracts=True)
+        for label, right, total in (
+            ("right method from title + abstract", c["with_abstract_right"], c["with_abstract"]),
+            ("new Method nodes that are training methods", c["right"], c["nodes"]),
+        ):
+            print(f"    extraction: {label:<44} {right}/{total} = {right / (total or 1):.3f}")
+        if show_errors and part == "fresh, dev":
+            _screening_errors(decisions)
+            for what, r, names in errors:
+                if what != "missed" or r["arxiv_id"] in abstracts:
+                    print(f"    {what} {r['method_name']!r} found {names}: {r['title']}")
 
 
 def _titles(count: int) -> list[str]:
@@ -410,6 +443,11 @@ def main() -> None:
         "--threads-baseline", metavar="REV", help="with --threads: time against the rules at REV"
     )
     parser.add_argument(
+        "--abstracts",
+        type=Path,
+        help="the labelled papers' own abstracts (JSON lines or a folder of them): score title + abstract",
+    )
+    parser.add_argument(
         "--before", action="store_true", help=f"also score {BASELINE_COMMIT[:7]} and time both"
     )
     args = parser.parse_args()
@@ -426,6 +464,12 @@ def main() -> None:
         abstract_screening_report(screen_module, args.show_dev_errors and label == "after")
     print("== method extraction (title only; and title + composed abstract where we wrote one)")
     extraction_report(ProposalFinder(read_catalog().methods.values()), args.show_dev_errors)
+    if args.abstracts:
+        print("== screening and method extraction from title + the paper's own abstract")
+        real_abstract_report(
+            screening, ProposalFinder(read_catalog().methods.values()), rt.real_abstracts(args.abstracts),
+            args.show_dev_errors,
+        )  # fmt: skip
     print("== methods named in thread titles (catalog matcher)")
     thread_methods_report(matcher, args.show_dev_errors)
     if args.threads:

@@ -95,10 +95,22 @@ def composed_abstracts() -> dict[str, str]:
     return {r["arxiv_id"]: r["abstract"] for r in read_jsonl(COMPOSED_ABSTRACTS)}
 
 
-def extraction_counts(rows: list[dict], finder, abstracts: dict[str, str] | None = None, errors=None) -> dict:
+def real_abstracts(path: Path) -> dict[str, str]:
+    """The papers' own abstracts, gathered apart from the repository (they are the authors' prose):
+    a JSON-lines file, or a folder of them, with rows {"arxiv_id", "source_url", "abstract"}; rows
+    whose abstract was not found (null) are left out."""
+    files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
+    return {r["arxiv_id"]: r["abstract"] for f in files for r in read_jsonl(f) if r.get("abstract")}
+
+
+def extraction_counts(
+    rows: list[dict], finder, abstracts: dict[str, str] | None = None, errors=None, nodes_read_abstracts=False
+) -> dict:
     """Method extraction on labelled papers (see eval_real_text.extraction_report for what is counted).
 
-    `finder` is a proposals.ProposalFinder; `errors`, when a list, collects (what, row, names)."""
+    `finder` is a proposals.ProposalFinder; `errors`, when a list, collects (what, row, names);
+    `nodes_read_abstracts`: the new Method nodes are made as the arXiv loader makes them, from
+    title + abstract (no list headings), instead of from the title and headings alone."""
     from uptake.loaders.link.proposals import creates_method
     from uptake.loaders.link.screening import screen_paper
 
@@ -121,8 +133,13 @@ def extraction_counts(rows: list[dict], finder, abstracts: dict[str, str] | None
                     p.kind == "method" and names_the_method(label, p.name, p.long_name) for p in both
                 )
         # As the loaders screen it.
-        decision = screen_paper(r["title"], headings=r.get("headings", ()), year=paper_year(r["arxiv_id"]))
-        for p in finder.find(r["arxiv_id"], r["title"]):
+        year = paper_year(r["arxiv_id"])
+        if nodes_read_abstracts:
+            abstract = abstracts[r["arxiv_id"]]
+            decision = screen_paper(r["title"], abstract, year=year)
+        else:
+            abstract, decision = "", screen_paper(r["title"], headings=r.get("headings", ()), year=year)
+        for p in finder.find(r["arxiv_id"], r["title"], abstract):
             if creates_method(p, decision):
                 counts["nodes"] += 1
                 # Right when it is the labelled method; for a method paper whose method we left

@@ -202,11 +202,15 @@ def test_from_a_title_alone_rl_with_no_learner_named_is_lm_rl_only_in_the_lm_era
     assert not screen_paper(title, abstract, year=2026).is_rl_llm
 
 
-def test_from_a_title_alone_a_method_for_one_application_domain_is_that_domains():
+def test_a_method_for_one_application_domain_named_in_the_title_is_that_domains():
     title = "XPO: Step-Clipped Policy Optimization for Audio Reasoning in LLMs"
     alone = screen_paper(title, year=2026)
     assert alone.is_rl_llm and not alone.is_general_method and alone.kind == "application"
     assert screen_paper(title.replace("Audio ", ""), year=2026).is_general_method
-    # An abstract that proposes the rule for RL of LLMs in general still decides.
+    # Real abstracts propose the method in the title's own terms: the domain still scopes it.
     abstract = "We propose XPO, a new clipping rule for the policy gradient objective of RL for LLMs."
-    assert screen_paper(title, abstract, year=2026).is_general_method
+    assert not screen_paper(title, abstract, year=2026).is_general_method
+    assert screen_paper(title.replace("Audio ", ""), abstract, year=2026).is_general_method
+    # Search agents are one application, as web agents are.
+    searching = screen_paper("XPO: Step-Clipped Policy Optimization for Agentic Search", year=2026)
+    assert searching.is_rl_llm and searching.kind == "application"

@@ -34,9 +34,10 @@ general-method threshold is `TITLE_ONLY_GENERAL_THRESHOLD`. The reasons say
 From a title alone, RL with no learner named and none contested counts as RL
 for language models for a paper from `LM_ERA_FROM_YEAR` on (`lm-era`): titles
 without abstracts come from RL-for-LM lists, where the rest of such titles are
-classic RL from before that year. A title alone that names one application
-domain (`application-domain`: audio, video, RAG, medical, ...) proposes that
-domain's method, not a general one.
+classic RL from before that year. A title that names one application domain
+(`application-domain`: audio, video, RAG, medical, search agents, ...) proposes
+that domain's method, not a general one, with or without an abstract: real
+abstracts propose the method in the title's own terms.
 
 **List headings** (`HEADING_RULES`): a paper from a curated list comes with the
 sections it is filed under ("Reward Design", "Policy Optimization", "Surveys").
@@ -917,6 +918,10 @@ RULES: tuple[Rule, ...] = (
         r"GUI",
         r"web (?:agents?|navigation)",
         r"search engines?",
+        r"(?:deep )?search agents?",
+        r"agentic search",
+        r"deep research",
+        r"search-augmented",
         r"retrieval-augmented",
         r"RAG",
         r"molecul\w*",
@@ -1237,9 +1242,9 @@ def screen_by_rules(
         for h in hits
     )
     clear_method = len(method_objects) >= 2 or (named_in_title and any(h.rule == "proposes" for h in hits))
-    # A title naming one application domain ("video", "GUI", "audio") is not discounted: from a title
-    # alone, the method is that domain's.
-    domain_title = title_only and any(h.rule == "application-domain" for h in hits)
+    # A title naming one application domain ("video", "GUI", "audio") is not discounted: the method
+    # is that domain's, whatever the abstract proposes.
+    domain_title = any(h.rule == "application-domain" and h.field == "title" for h in hits)
     discount = NEGATIVE_DISCOUNT_WITH_METHOD if proposes and clear_method and not domain_title else 1.0
     method_score = positive - discount * sum(negatives.values())
     if not proposes:
@@ -1248,8 +1253,8 @@ def screen_by_rules(
             method_score = min(method_score, TITLE_ONLY_GENERAL_THRESHOLD - 0.5)
     threshold = TITLE_ONLY_GENERAL_THRESHOLD if title_only else GENERAL_THRESHOLD
     # Contested evidence (another learner, or no training at all) keeps a paper, not a method claim;
-    # so does one application domain named in a title alone: the method is that domain's.
-    contested = title_only and (domain_title or any(h.side in ("non-lm", "non-rl") for h in hits))
+    # so does one application domain named in the title: the method is that domain's.
+    contested = domain_title or (title_only and any(h.side in ("non-lm", "non-rl") for h in hits))
     general = is_rl_llm and not contested and method_score >= threshold
     if not is_rl_llm:
         kind = "not-rl-llm"
