@@ -127,11 +127,14 @@ def extraction_counts(
             if not hit and errors is not None:
                 errors.append(("missed", r, [p.name for p in text_only]))
             if abstracts and r["arxiv_id"] in abstracts:
-                both = finder.find(None, r["title"], abstracts[r["arxiv_id"]])
+                both = [
+                    p for p in finder.find(None, r["title"], abstracts[r["arxiv_id"]]) if p.kind == "method"
+                ]
                 counts["with_abstract"] += 1
-                counts["with_abstract_right"] += any(
-                    p.kind == "method" and names_the_method(label, p.name, p.long_name) for p in both
-                )
+                right = any(names_the_method(label, p.name, p.long_name) for p in both)
+                counts["with_abstract_right"] += right
+                if not right and errors is not None:
+                    errors.append(("missed with the abstract", r, [p.name for p in both]))
         # As the loaders screen it.
         year = paper_year(r["arxiv_id"])
         if nodes_read_abstracts:
