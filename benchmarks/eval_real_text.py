@@ -16,6 +16,10 @@ With `--threads DUMP` (a GitHub dump, one folder per framework slug), failure re
 judged from whole threads: the shared set's threads and a blind set labelled from their whole text
 (benchmarks/data/threads_whole.jsonl), against the title alone.
 
+With `--abstracts ABSTRACTS` (the papers' own abstracts, gathered apart from the repository: see
+benchmarks/data/README.md), screening and method extraction are also scored from title + abstract
+on the fresh and blind paper sets, as the arXiv loader reads a paper.
+
 With `--mirrors DIR` (fetched framework repositories), methods named in pull-request titles are
 scored too: squash-merge subjects labelled by hand (no title text: the subjects are read from
 the repositories). The first set (benchmarks/data/pr_title_methods.jsonl, eight frameworks) is
