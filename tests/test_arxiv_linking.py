@@ -194,6 +194,7 @@ def test_a_named_method_title_proposes_that_name_not_the_mechanism_it_spells_out
     [
         ("InfiGUI-G1: Advancing GUI Grounding with Adaptive Exploration", "model"),
         ("R1-Reward: Training a Multimodal Reward Model", "model"),
+        ("Qwen-Solver: Efficient Reasoning Models", "model"),  # a model family's name first
         ("VerIPO: A Long Reasoning Video Model with Iterative Training", "not-method"),
         ("ProcessBench: Identifying Process Errors", "benchmark"),
     ],

@@ -211,6 +211,15 @@ def test_a_method_for_one_application_domain_named_in_the_title_is_that_domains(
     abstract = "We propose XPO, a new clipping rule for the policy gradient objective of RL for LLMs."
     assert not screen_paper(title, abstract, year=2026).is_general_method
     assert screen_paper(title.replace("Audio ", ""), abstract, year=2026).is_general_method
-    # Search agents are one application, as web agents are.
+    # Search agents are one application, as web agents are; theorem provers are theorem proving.
     searching = screen_paper("XPO: Step-Clipped Policy Optimization for Agentic Search", year=2026)
     assert searching.is_rl_llm and searching.kind == "application"
+    provers = screen_paper("ABC: Self-Play LLM Theorem Provers with Iterative Proving", year=2026)
+    assert provers.is_rl_llm and provers.kind == "application"
+    assert screen_paper("ABC: Self-Play LLM Solvers with Iterative Solving", year=2026).is_general_method
+
+
+def test_images_in_a_title_weigh_as_an_application():
+    title = "ABC: Teaching MLLMs to Reason over Images"
+    assert screen_paper(title, year=2026).kind == "application"
+    assert screen_paper(title.replace(" over Images", ""), year=2026).is_general_method

@@ -17,7 +17,8 @@ How a `Name:` title is read (`title_name_kind`): the name before the colon is a
 method proposal only when it is not named like a model, system, benchmark,
 agent or dataset. Models carry version or release suffixes ("-R1", "-o1",
 "-Zero", "-V2", "-3.5", a letter-digit release such as "-G1" or "-M1", an
-"R1-" prefix, a trailing version digit ("MEM1"), size tags such as "7B");
+"R1-" prefix, a trailing version digit ("MEM1"), size tags such as "7B", a model
+family's name first: "Llama-Nemotron");
 benchmarks and datasets carry
 "Bench", "Eval", "Gym", "Arena", "QA", "Set" or "Data"; agents and models are
 named as actors ("Agent", "Searcher", "Seeker", "Researcher", "Reasoner",
@@ -38,6 +39,7 @@ _MODEL_NAME = re.compile(
     r"(?:-R1\+*|-o1|-?Zero|-[Vv]\d[\w.]*|-\d+(?:\.\d+)*|-[A-Z]\d+(?:\.\d+)?|\d+(?:\.\d+)?[BMK]|"
     r"-Flash|-Thinking)$"
     r"|^(?:R1|o1)-|(?<=[A-Za-z])\d$"
+    r"|^(?:Qwen|Llama|LLaMA|DeepSeek|Mistral|Gemma|Phi-|OLMo|Nemotron)"  # a model family's own name
     r"|(?:Agent|Searcher|Seeker|Researcher|Reasoner|Coder|Mind|GPT|Bot|Assistant|Med|VL)",
 )
 _BENCHMARK_NAME = re.compile(r"(?:Bench|Eval|Gym|Arena|QA|Suite|Set|Data)", re.IGNORECASE)
