@@ -181,6 +181,17 @@ def test_several_names_and_spelled_out_names_in_one_title():
     assert CASE_FINDER.find(None, "Group Relative Policy Optimization for Code") == []
 
 
+def test_a_proposed_long_name_gives_the_short_name_in_parentheses():
+    abstract = (
+        "Rewards are sparse. We introduce Step-Wise Trust Region Tuning (SWTRT), which clips each step."
+    )
+    found = [(p.name, p.long_name, p.rule) for p in CASE_FINDER.find(None, "A Study of Steps", abstract)]
+    assert found == [("SWTRT", "Step-Wise Trust Region Tuning", "we-propose")]
+    # Parentheses that do not abbreviate the words before them name nothing.
+    other = "We propose Step-Wise Trust Region Tuning (see the appendix), which clips each step."
+    assert "see" not in [p.name for p in CASE_FINDER.find(None, "A Study of Steps", other)]
+
+
 def test_a_named_method_title_proposes_that_name_not_the_mechanism_it_spells_out():
     title = "XY-GPO: Balancing Tokens via Gradient-Preserving Sparse Policy Optimization"
     assert [(p.name, p.rule) for p in CASE_FINDER.find(None, title)] == [("XY-GPO", "title-name")]

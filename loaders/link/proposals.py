@@ -120,6 +120,14 @@ _CLAUSE_END = re.compile(
     r"[.;:!?](?:\s|$)|\b(?:for|to|in|into|on|of|over|than|with|from|based|by|that|which)\b"
 )
 _NAMING = re.compile(r"\b(?:called|named|dubbed|termed)\s+$", re.IGNORECASE)
+# Right after a proposing verb, a spelled-out name and its short name in parentheses: "we introduce
+# Reinforcement Pre-Training (RPT)", "we propose Self-Principled Critique Tuning (SPCT)". The short
+# name is the name; the capitalised words (with the small words a name may hold) are its long name.
+_PROPOSED_WITH_SHORT_NAME = re.compile(
+    r"\s*(?:(?:a|an|the)\s+)?(?:(?:new|novel|simple|general|unified)\s+)*[\"“]?"
+    r"(?P<long>[A-Z][\w-]*(?:\s+(?:[A-Za-z][\w-]*))*?)[\"”]?\s*"
+    rf"\((?P<name>{_NAME})\s*\)"
+)
 _APPOSITION = re.compile(
     rf"(?:^|[.!?]\s+)(?P<name>{_NAME}),\s+(?:a|an)\s+(?:(?:new|novel|simple|general|principled|scalable|"
     rf"unified|efficient|stable|effective|lightweight|critic-free|value-based)\s+)*"
@@ -211,6 +219,13 @@ def _named_after(text: str, start: int) -> str | None:
         if looks_like_method_name(token.group(0)):
             return token.group(0)
     return None
+
+
+def _spelled_out(m: re.Match) -> bool:
+    """Whether a long name before a parenthesised short name spells it out: at most eight words, and
+    the short name's first letter is its first word's ("Reinforcement Pre-Training (RPT)")."""
+    words = m.group("long").split()
+    return len(words) <= 8 and m.group("name")[:1].lower() == words[0][:1].lower()
 
 
 def _title_case_word(token: str) -> bool:
@@ -342,7 +357,10 @@ class ProposalFinder:
                 "method",
             )
         for m in _PROPOSE.finditer(abstract):
-            if named := _named_after(abstract, m.end()):
+            if (short := _PROPOSED_WITH_SHORT_NAME.match(abstract, m.end())) and _spelled_out(short):
+                text = abstract[m.start() : short.end()]
+                yield short.group("name"), short.group("long"), "we-propose", "abstract", text, "method"
+            elif named := _named_after(abstract, m.end()):
                 text = abstract[m.start() : m.end()] + " ... " + named
                 yield named, None, "we-propose", "abstract", text, "method"
         for m in _APPOSITION.finditer(abstract):
