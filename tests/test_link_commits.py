@@ -497,6 +497,26 @@ def test_a_method_known_by_what_it_computes_implements_where_the_change_says_wha
     assert found("Add reward model fine-tuning", commented) is None
 
 
+def test_rloo_is_known_by_its_leave_one_out_baseline():
+    """The mean reward of the other samples of a prompt, in the forms frameworks write it, where the
+    change says it is a leave-one-out baseline."""
+    linker = CommitLinker([read_catalog().methods["rloo"]])
+
+    def found(message, line):
+        diff = added("fw/rl/advantages.py", line)
+        return {lk.key: lk for lk in linker.link(message, [diff]).links}.get("rloo")
+
+    for line in (
+        "    baseline = (rewards.sum(-1, keepdim=True) - rewards) / (n_samples - 1)",
+        "    loo_mean = (group_sum - current_reward) / (group_count - 1)",
+        "    scores[i] = scores[i] * n / (n - 1) - means[i] * n / (",
+    ):
+        link = found("Add LOO baselines", line)
+        assert (link.rel, link.rule) == (IMPLEMENTS, "computation"), line
+    assert found("Refactor advantages", "    b = (group_sum - r) / (group_count - 1)") is None
+    assert found("Add LOO baselines", "    mean = group_sum / group_count") is None  # the plain mean
+
+
 def test_icepop_is_known_by_its_band_mask_on_the_trainer_rollout_ratio():
     """Frameworks add IcePop under their own names: a mask keeping the tokens whose importance ratio
     lies between a lower and an upper bound, on one line or two. A cap alone (TIS), a clip mask
