@@ -192,6 +192,21 @@ def test_a_proposed_long_name_gives_the_short_name_in_parentheses():
     assert "see" not in [p.name for p in CASE_FINDER.find(None, "A Study of Steps", other)]
 
 
+def test_an_abstract_proposing_a_spelled_out_method_settles_what_the_title_name_is():
+    # "and introduce", the sentence's second verb, proposes as "we introduce" does.
+    second_verb = "We formalize the setting and introduce Self-Paced Trust Optimization (SPTO), a loss."
+    assert [(p.name, p.kind) for p in CASE_FINDER.find(None, "A Study", second_verb)] == [("SPTO", "method")]
+    # A title calling the work a system, an abstract spelling its name out as a method: a method.
+    system = "XAPO: An Open-Source LLM Reinforcement Learning System at Scale"
+    assert [p.kind for p in CASE_FINDER.find(None, system)] == ["not-method"]
+    abstract = "We propose the Xenial Advantage Policy Optimization (XAPO) algorithm and release it."
+    assert [(p.name, p.kind) for p in CASE_FINDER.find(None, system, abstract)] == [("XAPO", "method")]
+    # The title's spelled-out name and the abstract's acronym for it are one proposal.
+    title = "Xenial Advantage Policy Optimization for Reasoning"
+    merged = CASE_FINDER.find(None, title, "We then introduce Xenial Advantage Policy Optimization (XAPO).")
+    assert [(p.name, p.long_name) for p in merged] == [("XAPO", "Xenial Advantage Policy Optimization")]
+
+
 def test_a_named_method_title_proposes_that_name_not_the_mechanism_it_spells_out():
     title = "XY-GPO: Balancing Tokens via Gradient-Preserving Sparse Policy Optimization"
     assert [(p.name, p.rule) for p in CASE_FINDER.find(None, title)] == [("XY-GPO", "title-name")]

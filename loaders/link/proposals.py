@@ -23,6 +23,7 @@ Method node is made only for a method (`creates_method`).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -112,7 +113,9 @@ _LONG_WITH_ACRONYM = re.compile(
 )
 _PROPOSE = re.compile(
     r"\b(?:we|this (?:paper|work))\s+(?:(?:also|further|then|first|additionally)\s+)?"
-    r"(?:propose|introduce|present|develop|call|name|term)s?\b",
+    r"(?:propose|introduce|present|develop|call|name|term)s?\b"
+    # "We formalize this setting ... and introduce X": the second verb of the same sentence.
+    r"|\bwe\s+[a-z]+\b[^.;:!?]{0,120}?\band\s+(?:then\s+)?(?:propose|introduce|present|develop)\b",
     re.IGNORECASE,
 )
 # After the verb, the name comes before any of these: "a clipping rule for GSPO" proposes no GSPO.
@@ -379,6 +382,13 @@ class ProposalFinder:
             return slugify(long_name) if long_name else f"{slugify(name)}-{slugify(arxiv_id)}", False
         return (slug, True) if slug else (slugify(name), False)
 
+    @staticmethod
+    def _spelled_in(found: dict[str, Proposal], long_name: str) -> str | None:
+        """The slug of a found new proposal named exactly `long_name` (a title's spelled-out name)."""
+        key = normalize_name(long_name)
+        new = ((slug, p) for slug, p in found.items() if not (p.known or p.long_name))
+        return next((slug for slug, p in new if normalize_name(p.name) == key), None)
+
     def find(self, arxiv_id: str | None, title: str, abstract: str = "") -> list[Proposal]:
         found: dict[str, Proposal] = {}
         for slug in self._by_paper.get(arxiv_id or "", []):
@@ -395,7 +405,14 @@ class ProposalFinder:
                 continue
             slug, known = self._resolve(name, long_name, arxiv_id, rule)
             if slug in found:
+                if kind == "method" and long_name and found[slug].kind != "method" and field == "abstract":
+                    # A title may call the whole work a system ("DAPO: ... System at Scale"); an
+                    # abstract spelling the name out as a method says what the name names.
+                    found[slug] = dataclasses.replace(found[slug], kind="method")
                 continue
+            if long_name and (same := self._spelled_in(found, long_name)):
+                # The title's spelled-out name, and the abstract's acronym for it: one method.
+                del found[same]
             confidence = _RULE_CONFIDENCE[rule] + (0.05 if known else 0.0)
             if rule == "title-name" and not looks_like_method_name(name):
                 confidence -= 0.15  # "Remax:": a title-case word, read as a name only for its position
