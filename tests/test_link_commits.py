@@ -595,6 +595,15 @@ def test_a_shell_script_anywhere_is_a_launcher_users_run():
     assert (dapo.rel, dapo.rule) == (IMPLEMENTS, "recipe-setting")
 
 
+def test_a_quoted_item_of_a_list_a_recipe_assigns_is_a_value_it_runs():
+    for line in ('loss_types=("sigmoid" "dr_grpo")', 'losses = ["sigmoid", "dr_grpo"]'):
+        run = links("Add ablations", added("recipes/scan/launch.sh", line, 'run --loss_type="$l"'))
+        listed = run[("Method", "dr-grpo")]
+        assert (listed.rel, listed.rule) == (IMPLEMENTS, "recipe-value")
+    said = links("Add ablations", added("recipes/scan/launch.sh", 'echo "sigmoid and dr_grpo"'))
+    assert said[("Method", "dr-grpo")].rel == MENTIONS  # a string that is no list item selects nothing
+
+
 def test_a_module_path_in_an_import_is_no_option_and_another_frameworks_module_wires_nothing():
     linker = CommitLinker(METHODS, vendored_packages=["otherfw"])
 

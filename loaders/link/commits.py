@@ -395,6 +395,8 @@ _RECIPE_CONFIG = re.compile(r"\.(?:sh|ya?ml|toml|json)$", re.I)  # a recipe that
 _DIFF_LINE_BREAK = re.compile(r"\s*\n\+\s*")  # between two added lines of one match
 _LAUNCH = re.compile(r"^\+[^#\n]*?(?:\s-m\s+|python3?\s+)([A-Za-z_]\w*)[./]", re.M)  # the package run
 _ASSIGNED = re.compile(r"[\w.-]+\s*[=:]\s*[\"']?$")  # `adv_estimator=`, `loss_type: "`
+# A quoted item of a list a recipe assigns: `loss_types=("sigmoid" "ipo")`, `losses = ["dpo", "ipo"]`.
+_LISTED = re.compile(r"[\w.-]+\s*[=:]\s*[(\[](?:\s*[\"'][\w.-]*[\"']\s*,?)*\s*[\"']$")
 _STRING = re.compile(r"""(["'])(-{0,2}[A-Za-z][\w.-]{2,48})\1""")
 # A CLI flag's literal, or a key read from a configuration (`cfg.get("key", default)`).
 _FLAG_STRING = re.compile(r"""(?:(?<=\.get\()|(?=["']-))(["'])(-{0,2}[A-Za-z][\w.-]{2,48})\1""")
@@ -1646,7 +1648,7 @@ def _recipe_verdict(alias: CodeAlias, line: str, s: int, e: int, path: str) -> t
         return None
     if line[max(0, s - 2) : s] == "--":
         return ("recipe-flag", 0.6)
-    if _ASSIGNED.search(line[:s]):
+    if _ASSIGNED.search(line[:s]) or _LISTED.search(line[:s]):
         return ("recipe-value", 0.6)
     if alias.kind == "identifier" and re.match(r"\s*[=:]", line[e:]):
         return ("recipe-option", 0.6)
