@@ -495,6 +495,20 @@ def test_a_method_known_by_what_it_computes_implements_where_the_change_says_wha
     assert found("Add pairwise ranking", loss) is None  # the same loss, nothing says it trains a reward model
     commented = added("fw/engine/pairwise.py", "    # loss = -F.logsigmoid(chosen - rejected)")
     assert found("Add reward model fine-tuning", commented) is None
+    # An example's program that trains with it is a recipe; an example's config computes nothing.
+    line = "    loss = -F.logsigmoid(chosen - rejected).mean()"
+    program = found("Add reward model example", added("examples/rm/train.py", line))
+    assert (program.rel, program.recipe) == (IMPLEMENTS, True)
+    assert found("Add reward model example", added("examples/rm/run.sh", line)) is None
+
+
+def test_the_catalogs_bradley_terry_loss_is_found_when_its_call_spans_two_lines():
+    linker = CommitLinker([read_catalog().methods["bt-reward-model"]])
+    loss = added(
+        "fw/rm/loss.py", "    loss += -torch.log(", "        torch.sigmoid(chosen_reward - rejected_reward)"
+    )
+    link = {lk.key: lk for lk in linker.link("Train the reward model", [loss]).links}.get("bt-reward-model")
+    assert (link.rel, link.rule) == (IMPLEMENTS, "computation")
 
 
 def test_rloo_is_known_by_its_leave_one_out_baseline():

@@ -1441,12 +1441,18 @@ class CommitLinker:
         for slug, (computes, context) in self.computations.items():
             if (old := best.get(slug)) and old.rel == IMPLEMENTS:
                 continue
-            code = (f for f, (category, _) in scanned if category == "code" and not self._copied_from(f.path))
-            found = next(filter(None, (_computing_line(f, computes) for f in code)), None)
+            # Package code, and an example's program: a recipe that trains with it.
+            code = (
+                (f, category == "example") for f, (category, _) in scanned
+                if (category == "code" or category == "example" and _PYTHON.search(f.path))
+                and not self._copied_from(f.path)
+            )  # fmt: skip
+            found = next(((c, recipe) for f, recipe in code if (c := _computing_line(f, computes))), None)
             # The line is rare and the message may be long: what the change says is read last.
             if found and (context.search(message) or any(context.search(f.path) for f, _ in scanned)):
-                where, text = found
-                yield Link(IMPLEMENTS, "Method", slug, "diff", where, text[:80], "computation", 0.75)
+                (where, text), recipe = found
+                link = Link(IMPLEMENTS, "Method", slug, "diff", where, text[:80], "computation", 0.75)
+                yield _mark(link, recipe=recipe, vendored="")
 
     def _wiring(self, f: FileDiff) -> Iterator[Link]:
         """An added import of a module named after a method (`from .dapo_loss import ...`):
