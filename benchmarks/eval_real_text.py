@@ -467,13 +467,11 @@ def main() -> None:
         screening_report(screen_module, args.show_dev_errors and label == "after")
         abstract_screening_report(screen_module, args.show_dev_errors and label == "after")
     print("== method extraction (title only; and title + composed abstract where we wrote one)")
-    extraction_report(ProposalFinder(read_catalog().methods.values()), args.show_dev_errors)
+    finder = ProposalFinder(read_catalog().methods.values())
+    extraction_report(finder, args.show_dev_errors)
     if args.abstracts:
         print("== screening and method extraction from title + the paper's own abstract")
-        real_abstract_report(
-            screening, ProposalFinder(read_catalog().methods.values()), rt.real_abstracts(args.abstracts),
-            args.show_dev_errors,
-        )  # fmt: skip
+        real_abstract_report(screening, finder, rt.real_abstracts(args.abstracts), args.show_dev_errors)
     print("== methods named in thread titles (catalog matcher)")
     thread_methods_report(matcher, args.show_dev_errors)
     if args.threads:

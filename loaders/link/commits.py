@@ -108,8 +108,9 @@ _URL_TOKEN = re.compile(r"https?://\S+|arxiv:\S+", re.IGNORECASE)
 _KEY_ACCESS = re.compile(r"(?:[\w\])]\[|\.(?:get|pop|setdefault)\()\s*$")
 _KEY_AFTER = re.compile(r"\s*:\s*\S|\s+(?:not\s+)?in\s")  # {"token_mask": ...}, "x" in batch
 _TYPE_ANNOTATION = re.compile(r"\s*:\s*(?:bool|int|float|str|Optional|Literal|list|dict|tuple)\b")
-# The module path of an import (`from trl.trainer.grpo_trainer import RewardFunc`): a module's name.
-_IMPORT_PATH = re.compile(r"\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+))")
+# An import statement; group 1 or 2 is its module path (`from trl.trainer.grpo_trainer import X`).
+_IMPORT_STATEMENT = r"(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+))"
+_IMPORT_PATH = re.compile(rf"\s*{_IMPORT_STATEMENT}")  # on an added line without its `+`
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,7 +388,7 @@ _UNREACHED = "new-file; nothing in this change imports, registers or runs it"
 _UNREACHED_CLASS = "its new module is reached by nothing in this change"
 _PACKAGE_INIT = re.compile(r"^((?:[^/]+/)*?)([^/]+)/__init__\.py$")  # folder, package
 _PACKAGING = re.compile(r"^((?:[^/]+/)*?)(?:setup\.py|pyproject\.toml)$")
-_IMPORT = re.compile(r"^\+\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+))", re.M)
+_IMPORT = re.compile(rf"^\+\s*{_IMPORT_STATEMENT}", re.M)
 _ENTRY = re.compile(r"__main__|\bregist\w*\(|@\w*regist|add_argument\(")  # runs or registers itself
 _RECIPE = re.compile(r"(?:^|/)recipes?/", re.I)
 _RUNNABLE = re.compile(r"\.(?:sh|ya?ml|py|toml|json)$", re.I)
