@@ -55,8 +55,8 @@ class MethodEntry:
     computation: str | None = None
     computation_context: str | None = None
     # What every change that ships the method has somewhere in its message, paths or added lines,
-    # as a regular expression (PPO trains a value function): a change that names the method
-    # without it only mentions it.
+    # as a regular expression that matches within a line (PPO trains a value function): a change
+    # that names the method without it only mentions it.
     shipped_with: str | None = None
 
 

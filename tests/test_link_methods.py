@@ -6,7 +6,8 @@ import re
 
 import pytest
 from git_history import METHODS, Method
-from uptake.loaders.link.literals import LiteralScanner
+from uptake.loaders.catalog import read_catalog
+from uptake.loaders.link.literals import LiteralScanner, may_match, required_fragments
 from uptake.loaders.link.methods import CodeAliasIndex, MethodMatcher, classify_alias, spelled_out
 
 
@@ -85,6 +86,33 @@ def test_literal_scanner_finds_what_re_finds(text, whole):
     words = ["grpo", "ppo", "dr_grpo", "use-opsm", "opsm", "dr. grpo"]
     found = LiteralScanner(words, whole_identifiers=whole).find(text)
     assert list(found) == _reference(words, text.lower(), whole)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "matching", "lacking"),
+    [
+        (r"(?m)^\+\s*\w*(?:mask|keep)\w*\s*=\s*ratio\s*<\s*lo", "+ keep = ratio < lo", "+ keep = ratio < h"),
+        (r"log(?:sigmoid|_sigmoid)\(\s*\w+ - \w+\)", "F.logsigmoid(a - b)", "log_softmax(a - b)"),
+        (r"(a|bc)+x?(?:yz){2}", "bcyzyz", "bcxy"),  # a required repeat keeps its body's needs
+        (r"(?:ab)?c*(?:de|\w)", "q", ""),  # optional parts and a class alternative need nothing
+        (r"(?i)grpo", "GRPO", ""),  # any case: nothing is required literally
+        (r"abc(?i:de)f", "abcDEf", "abDEf"),  # the case-insensitive group is skipped, the rest is not
+        (r"(\w+)/\(\1-1\)", "n/(n-1)", "n/(n+1)"),
+    ],
+)
+def test_required_fragments_never_hide_a_match(pattern, matching, lacking):
+    compiled = re.compile(pattern)
+    needs = required_fragments(compiled)
+    assert compiled.search(matching) and may_match(needs, matching)
+    if lacking:  # a text without what every match needs is ruled out before the pattern runs
+        assert not compiled.search(lacking) and not may_match(needs, lacking)
+    else:
+        assert needs == ()
+
+
+def test_every_catalog_computation_is_ruled_out_by_fragments_first():
+    computations = [m.computation for m in read_catalog().methods.values() if m.computation]
+    assert computations and all(required_fragments(re.compile(c)) for c in computations)
 
 
 def test_names_imply_their_spellings_in_prose_and_code():

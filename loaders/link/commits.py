@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 
 from ...graph.records import Evidence
 from .arxiv_ids import find_arxiv_ids
-from .literals import LiteralScanner
+from .literals import LiteralScanner, Prefiltered, compile_for_long_text
 from .methods import (
     CodeAlias,
     CodeAliasIndex,
@@ -388,7 +388,7 @@ _UNREACHED = "new-file; nothing in this change imports, registers or runs it"
 _UNREACHED_CLASS = "its new module is reached by nothing in this change"
 _PACKAGE_INIT = re.compile(r"^((?:[^/]+/)*?)([^/]+)/__init__\.py$")  # folder, package
 _PACKAGING = re.compile(r"^((?:[^/]+/)*?)(?:setup\.py|pyproject\.toml)$")
-_IMPORT = re.compile(rf"^\+\s*{_IMPORT_STATEMENT}", re.M)
+_IMPORT = Prefiltered(re.compile(rf"^\+\s*{_IMPORT_STATEMENT}", re.M))
 _ENTRY = re.compile(r"__main__|\bregist\w*\(|@\w*regist|add_argument\(")  # runs or registers itself
 _RECIPE = re.compile(r"(?:^|/)recipes?/", re.I)
 _RUNNABLE = re.compile(r"\.(?:sh|ya?ml|py|toml|json)$", re.I)
@@ -621,6 +621,9 @@ def _module_named(path: str, token: str) -> bool:
 
 def _unlinked(text: str) -> str:
     """`text` with its links blanked out, so that what follows keeps its offsets."""
+    lowered = text.lower()
+    if "http" not in lowered and "arxiv:" not in lowered:
+        return text  # most messages link nothing, and a case-blind search costs more than lowering
     return _URL_TOKEN.sub(lambda m: " " * len(m.group(0)), text)
 
 
@@ -711,7 +714,7 @@ class CommitLinker:
         # Methods known by what they compute (the catalog's `computation`), with what the change
         # must also say for the line to be that method (`computation_context`).
         self.computations = {
-            m.slug: (re.compile(m.computation), re.compile(m.computation_context, re.IGNORECASE))
+            m.slug: (Prefiltered(re.compile(m.computation)), re.compile(m.computation_context, re.IGNORECASE))
             for m in methods
             if getattr(m, "computation", None)
         }
@@ -719,7 +722,7 @@ class CommitLinker:
         self.pairwise = {m.slug for m in methods if getattr(m, "family", None) == "preference"}
         # What every change shipping a method has in sight (the catalog's `shipped_with`).
         self.shipped_with = {
-            m.slug: re.compile(m.shipped_with, re.IGNORECASE)
+            m.slug: compile_for_long_text(m.shipped_with, ignore_case=True)
             for m in methods
             if getattr(m, "shipped_with", None)
         }
@@ -847,10 +850,12 @@ class CommitLinker:
             link = best.get(slug)
             if link is None or link.rel != IMPLEMENTS:
                 continue
+            # Each file's added lines as one text, line by line: the catalog's patterns never
+            # span a line break, and one search a file costs far less than one a line.
             texts = itertools.chain(
                 (message,),
                 (f.path for f in files),
-                (line for f in files for line in _added_lines(f.text).values()),
+                ("\n".join(_added_lines(f.text).values()) for f in files),
             )
             if not any(ships.search(text) for text in texts):
                 best[slug] = dataclasses.replace(
@@ -1532,8 +1537,8 @@ _PAPER_HINTS = LiteralScanner(_PAPER_HINT_WORDS)
 
 
 # An added definition, with the added decorator line just above it if there is one.
-_DEFINITION = re.compile(
-    r"^(?:\+\s*(@[^\n]*)\n)?\+[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w{5,80})", re.M
+_DEFINITION = Prefiltered(
+    re.compile(r"^(?:\+\s*(@[^\n]*)\n)?\+[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w{5,80})", re.M)
 )
 _REGISTERED = re.compile(r"regist", re.I)
 
@@ -1553,7 +1558,7 @@ def _works_on_pairs(message: str, scanned: list) -> bool:
     return any(_PAIRS.search(text) for text in texts)
 
 
-def _computing_line(f: FileDiff, computes: re.Pattern) -> tuple[str, str] | None:
+def _computing_line(f: FileDiff, computes: Prefiltered) -> tuple[str, str] | None:
     """(path:line, text) of the first added line of `f` that computes, outside a comment; a
     pattern with a group named `what` quotes only that group (the rest is the line's context)."""
     comments = _HASH_COMMENT.search(f.path) is not None

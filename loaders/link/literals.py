@@ -7,7 +7,9 @@ DFA over bytes, several times faster, which is what lets the miner keep pace wit
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
+from re import _constants, _parser  # the parse tree `re` itself compiles from
 
 import re2
 from re2 import _re2
@@ -63,3 +65,83 @@ class LiteralScanner:
                 byte_at = start
                 start = char_at
             yield start, start + len(word), word
+
+
+# What a regular expression needs of a text, read off its parse tree: a pattern whose search
+# scans every position (`(?m)^\+\s*...`) costs a pass over each diff, while `str.__contains__`
+# over a few fragments costs almost nothing and rules most diffs out.
+_REPEATS = (_constants.MAX_REPEAT, _constants.MIN_REPEAT, _constants.POSSESSIVE_REPEAT)
+
+
+def required_fragments(pattern: re.Pattern) -> tuple[frozenset[str], ...]:
+    """Groups of fragments such that every match of `pattern` contains one fragment of each group;
+    () when nothing can be said (a case-insensitive pattern, say)."""
+    if pattern.flags & re.IGNORECASE:
+        return ()
+    return tuple(dict.fromkeys(_needs(_parser.parse(pattern.pattern, pattern.flags))))
+
+
+def may_match(needs: tuple[frozenset[str], ...], text: str) -> bool:
+    """False only when `text` lacks every fragment of some group, so the pattern cannot match."""
+    return all(any(map(text.__contains__, group)) for group in needs)
+
+
+class Prefiltered:
+    """A compiled pattern that runs only on text holding the fragments every match needs: for
+    patterns searched over whole diffs, most of which cannot match."""
+
+    __slots__ = ("pattern", "needs", "groupindex")
+
+    def __init__(self, pattern: re.Pattern):
+        self.pattern = pattern
+        self.needs = required_fragments(pattern)
+        self.groupindex = pattern.groupindex
+
+    def search(self, text: str) -> re.Match | None:
+        return self.pattern.search(text) if may_match(self.needs, text) else None
+
+    def finditer(self, text: str) -> Iterator[re.Match]:
+        return self.pattern.finditer(text) if may_match(self.needs, text) else iter(())
+
+
+def _needs(items) -> list[frozenset[str]]:
+    """The groups a sequence of parsed items needs: each run of literal characters, and what each
+    group, required repeat or alternation inside it needs (classes, anchors, lookarounds and
+    back-references need nothing)."""
+    needs: list[frozenset[str]] = []
+    run = ""
+    for op, av in items:
+        if op is _constants.LITERAL:
+            run += chr(av)
+            continue
+        if run:
+            needs.append(frozenset({run}))
+            run = ""
+        if op is _constants.SUBPATTERN and not av[1] & re.IGNORECASE:
+            needs += _needs(av[3])
+        elif op is _constants.ATOMIC_GROUP:
+            needs += _needs(av)
+        elif op in _REPEATS and av[0] >= 1:
+            needs += _needs(av[2])
+        elif op is _constants.BRANCH:
+            # One group for the alternation: the strongest group of each alternative, together.
+            strongest = [max(_needs(alt), key=lambda g: min(map(len, g)), default=None) for alt in av[1]]
+            if all(strongest):
+                needs.append(frozenset().union(*strongest))
+    if run:
+        needs.append(frozenset({run}))
+    return needs
+
+
+def compile_for_long_text(pattern: str, *, ignore_case: bool = False):
+    """`pattern` compiled by RE2 where RE2 can run it (no look-arounds, no back-references), else
+    by `re`; both answer `.search(text)`. For a pattern searched over whole diffs: Python's `re`
+    tries a case-insensitive alternation at every position, RE2 runs it as an automaton, tens of
+    times faster. RE2's `\\w` and `\\b` are ASCII, which is what code is written in."""
+    options = re2.Options()
+    options.case_sensitive = not ignore_case
+    options.log_errors = False  # a pattern RE2 cannot run is expected, not an error
+    try:
+        return re2.compile(pattern, options)
+    except re2.error:
+        return re.compile(pattern, re.IGNORECASE if ignore_case else 0)
