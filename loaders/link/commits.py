@@ -388,7 +388,7 @@ _UNREACHED = "new-file; nothing in this change imports, registers or runs it"
 _UNREACHED_CLASS = "its new module is reached by nothing in this change"
 _PACKAGE_INIT = re.compile(r"^((?:[^/]+/)*?)([^/]+)/__init__\.py$")  # folder, package
 _PACKAGING = re.compile(r"^((?:[^/]+/)*?)(?:setup\.py|pyproject\.toml)$")
-_IMPORT = Prefiltered(re.compile(rf"^\+\s*{_IMPORT_STATEMENT}", re.M))
+_IMPORT = re.compile(rf"\+\s*{_IMPORT_STATEMENT}")  # at an added line's start
 _ENTRY = re.compile(r"__main__|\bregist\w*\(|@\w*regist|add_argument\(")  # runs or registers itself
 _RECIPE = re.compile(r"(?:^|/)recipes?/", re.I)
 _RUNNABLE = re.compile(r"\.(?:sh|ya?ml|py|toml|json)$", re.I)
@@ -431,17 +431,19 @@ def _option_elsewhere(name: str, f: FileDiff, scanned: list) -> Identifier | Non
     flag), or None."""
     for g, (category, _) in scanned:
         if g is not f and category == "code" and name in g.text:
-            found = _identifiers(g, lambda ident: ident == name, literals=False)
+            found = _identifiers(g, lambda ident: ident == name, literals=False, near=(name,))
             if (c := next((c for c in found if c.why in _OPTION_KINDS), None)) is not None:
                 return c
     return None
 
 
-def _identifiers(f: FileDiff, worth: Callable[[str], bool], literals: bool = True) -> Iterator[Identifier]:
+def _identifiers(
+    f: FileDiff, worth: Callable[[str], bool], literals: bool = True, near: Iterable[str] = ()
+) -> Iterator[Identifier]:
     """User-facing identifiers on a code file's added lines: selecting string literals (CLI flags
     only, unless `literals`), classes and config fields in Python; keys in YAML configs.
-    Candidates are found by pattern over the whole text and judged by `worth` before anything is
-    tokenized."""
+    Candidates are found by pattern and judged by `worth` before anything is tokenized; `near`:
+    words every identifier `worth` accepts contains, so that only the lines holding one are read."""
     python = _PYTHON.search(f.path) is not None
     if not python and not _YAML.search(f.path):
         return
@@ -453,8 +455,9 @@ def _identifiers(f: FileDiff, worth: Callable[[str], bool], literals: bool = Tru
         if python
         else ((_YAML_KEY, "config-key"),)
     )
+    spans = _lines_holding(text, near) if near else [(0, len(text))]
     for pattern, why in patterns:
-        for m in pattern.finditer(text):
+        for m in (m for start, end in spans for m in pattern.finditer(text, start, end)):
             ident = m.group(2) if pattern is strings else m.group(1)
             if not worth(ident):
                 continue
@@ -642,14 +645,13 @@ def _line_of(location: str) -> int:
 def _added_lines(text: str) -> dict[int, str]:
     """New-file line number -> text of each added line in `-U0` hunk text."""
     out: dict[int, str] = {}
-    number = 0
-    for line in text.split("\n"):
-        if line.startswith("@@"):
-            hunk = _HUNK.match(line)
-            number = int(hunk.group(1)) if hunk else 0
-        elif line.startswith("+"):
-            out[number] = line[1:]
-            number += 1
+    # Hunk by hunk: with no context lines, a hunk's added lines are numbered from its header on.
+    for i, hunk in enumerate(text.split("\n@@")):
+        if i:
+            hunk = "@@" + hunk
+        header = _HUNK.match(hunk) if hunk.startswith("@@") else None
+        added = [line[1:] for line in hunk.split("\n") if line.startswith("+")]
+        out.update(zip(itertools.count(int(header.group(1)) if header else 0), added))
     return out
 
 
@@ -671,6 +673,27 @@ def _doc_entries(f: FileDiff) -> Iterator[tuple[str, str, int]]:
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
+
+
+def _lines_holding(text: str, words: Iterable[str]) -> list[tuple[int, int]]:
+    """(start, end) of each added line of hunk text that holds one of `words`, in order: finding
+    a word costs far less than trying a line-anchored pattern at every position of a diff."""
+    spans: set[tuple[int, int]] = set()
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            start = text.rfind("\n", 0, at) + 1
+            end = text.find("\n", at)
+            end = len(text) if end < 0 else end
+            if text.startswith("+", start):
+                spans.add((start, end))
+            at = text.find(word, end)
+    return sorted(spans)
+
+
+def _imports(text: str) -> Iterator[re.Match]:
+    """The import statements of hunk text's added lines."""
+    return filter(None, (_IMPORT.match(text, start, end) for start, end in _lines_holding(text, ("import",))))
 
 
 def _line_at(text: str, pos: int) -> tuple[int, str]:
@@ -714,7 +737,10 @@ class CommitLinker:
         # Methods known by what they compute (the catalog's `computation`), with what the change
         # must also say for the line to be that method (`computation_context`).
         self.computations = {
-            m.slug: (Prefiltered(re.compile(m.computation)), re.compile(m.computation_context, re.IGNORECASE))
+            m.slug: (
+                Prefiltered(re.compile(m.computation)),
+                compile_for_long_text(m.computation_context, ignore_case=True),
+            )
             for m in methods
             if getattr(m, "computation", None)
         }
@@ -1340,7 +1366,9 @@ class CommitLinker:
         words = set(_OPTION_WORD.findall(" ".join(lines.get(n, "") for n in around)))
         options = [
             (_line_of(c.location), c)
-            for c in _identifiers(f, lambda ident: ident in words and self._new(ident), literals=False)
+            for c in _identifiers(
+                f, lambda ident: ident in words and self._new(ident), literals=False, near=words
+            )
             if c.why in _OPTION_KINDS
         ]
         for link, entry in entries.items():
@@ -1444,18 +1472,20 @@ class CommitLinker:
         """A method the change computes: an added line of the framework's own package code doing
         what defines it (a Bradley-Terry pairwise loss), in a change whose message or paths say
         what it is for (a reward model). Frameworks name such code their own way, if at all."""
+        code = None  # package code, and an example's program (a recipe that trains with it)
         for slug, (computes, context) in self.computations.items():
             if (old := best.get(slug)) and old.rel == IMPLEMENTS:
                 continue
-            # Package code, and an example's program: a recipe that trains with it.
-            code = (
-                (f, category == "example") for f, (category, _) in scanned
-                if (category == "code" or category == "example" and _PYTHON.search(f.path))
-                and not self._copied_from(f.path)
-            )  # fmt: skip
+            if not (context.search(message) or any(context.search(f.path) for f, _ in scanned)):
+                continue
+            if code is None:
+                code = [
+                    (f, category == "example") for f, (category, _) in scanned
+                    if (category == "code" or category == "example" and _PYTHON.search(f.path))
+                    and not self._copied_from(f.path)
+                ]  # fmt: skip
             found = next(((c, recipe) for f, recipe in code if (c := _computing_line(f, computes))), None)
-            # The line is rare and the message may be long: what the change says is read last.
-            if found and (context.search(message) or any(context.search(f.path) for f, _ in scanned)):
+            if found:
                 (where, text), recipe = found
                 link = Link(IMPLEMENTS, "Method", slug, "diff", where, text[:80], "computation", 0.75)
                 yield _mark(link, recipe=recipe, vendored="")
@@ -1463,7 +1493,7 @@ class CommitLinker:
     def _wiring(self, f: FileDiff) -> Iterator[Link]:
         """An added import of a module named after a method (`from .dapo_loss import ...`):
         the change wires that module into code users run."""
-        for m in _IMPORT.finditer(f.text):
+        for m in _imports(f.text):
             module = (m.group(1) or m.group(2)).strip(".")
             if not module or module.split(".")[0].lower() in self.foreign:
                 continue  # another framework's module (`from trl.trainer.grpo_trainer import ...`)
@@ -1495,9 +1525,7 @@ class CommitLinker:
     def _builds_on_framework(self, text: str) -> bool:
         """Whether a file's added lines import another catalog framework's package: a role class
         there is that framework's (`from trl import RewardTrainer`), the method the catalog means."""
-        return any(
-            (m.group(1) or m.group(2)).split(".")[0].lower() in self.foreign for m in _IMPORT.finditer(text)
-        )
+        return any((m.group(1) or m.group(2)).split(".")[0].lower() in self.foreign for m in _imports(text))
 
     def _citations(self, f: FileDiff, found: list[tuple[int, str]], papers: dict) -> list[Link]:
         """Methods a file's added lines cite, by arXiv link or paper title, each where it is cited
