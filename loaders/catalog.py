@@ -51,7 +51,8 @@ class MethodEntry:
     paper_date: str | None = None  # the paper's first arXiv version, ISO date
     # The method's defining computation as a regular expression over the added lines of package
     # code ('+'-led diff lines; a group named `what` is the part quoted as evidence), and what the
-    # change's message or paths must also say for the match to be this method.
+    # change's message or paths must also say for the match to be this method (a regular expression
+    # that matches within a line).
     computation: str | None = None
     computation_context: str | None = None
     # What every change that ships the method has somewhere in its message, paths or added lines,

@@ -814,9 +814,9 @@ class CommitLinker:
             self._link_file(f, category, comments, hits, best, code_words, plain, copied, scanned, cited)
         # A link's words name a site or a repository ("github.com/PRIME-RL/PRIME"), not what the
         # change does; papers it links are read from the whole message below.
-        named = {
-            m.slug: m for m in self.matcher.find(_unlinked(message)) if m.text.lower() not in self.own_words
-        }
+        # Blanking links costs a pass over the message: only for a message that may name a method.
+        in_message = self.matcher.find(_unlinked(message)) if self.matcher.may_name(message) else []
+        named = {m.slug: m for m in in_message if m.text.lower() not in self.own_words}
         for slug, m in named.items():
             link = best.get(slug)
             if link and link.rel == IMPLEMENTS:
@@ -1473,10 +1473,11 @@ class CommitLinker:
         what defines it (a Bradley-Terry pairwise loss), in a change whose message or paths say
         what it is for (a reward model). Frameworks name such code their own way, if at all."""
         code = None  # package code, and an example's program (a recipe that trains with it)
+        said = "\n".join((message, *(f.path for f, _ in scanned)))  # one search, not one a path
         for slug, (computes, context) in self.computations.items():
             if (old := best.get(slug)) and old.rel == IMPLEMENTS:
                 continue
-            if not (context.search(message) or any(context.search(f.path) for f, _ in scanned)):
+            if not context.search(said):
                 continue
             if code is None:
                 code = [

@@ -163,6 +163,10 @@ class MethodMatcher:
         is ("reinforce" names REINFORCE, though REINFORCE++ lists the word among its aliases)."""
         return self.owner_of_shared.get(match.text.lower(), match.slug) == match.slug
 
+    def may_name(self, text: str) -> bool:
+        """False when no alias is spelled in `text` in any case, so `find` finds nothing."""
+        return next(self._prefilter.find(text), None) is not None
+
     def find(self, text: str) -> list[MethodMatch]:
         """One match per method: the longest, most certain alias found."""
         taken: list[tuple[int, int, str]] = []  # spans matched, with the spelling they matched
