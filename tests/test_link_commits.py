@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from git_history import METHODS, Method
 from uptake.loaders.catalog import read_catalog
@@ -10,6 +12,7 @@ from uptake.loaders.link.commits import (
     MENTIONS,
     CommitLinker,
     FileDiff,
+    _unlinked,
     path_category,
     reverted_sha,
 )
@@ -825,6 +828,24 @@ def test_a_name_inside_a_link_is_not_the_message_naming_the_method():
     assert linked[("Method", "prime")].rel == MENTIONS
     named = links("Add the PRIME reward model\n\nsee https://github.com/PRIME-RL/PRIME", diff)
     assert named[("Method", "prime")].rel == IMPLEMENTS
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Add GRPO (see https://github.com/a/b:c, HTTP://X.Y and arXiv:2402.03300) for PRIME",
+        "PRIME-RL https://github.com/PRIME-RL/PRIME?x=arxiv:1 and ARXIV:2501.1",
+        "a:b http:/not-a-link xhttps://inside.word ends: arxiv:",
+    ],
+)
+def test_links_in_a_message_are_blanked_where_they_stand(message):
+    linked_at = [(m.start(), m.end()) for m in re.finditer(r"(?i)https?://\S+|arxiv:\S+", message)]
+    blanked = _unlinked(message)
+    assert len(blanked) == len(message) and linked_at
+    for start, end in linked_at:
+        assert blanked[start:end].isspace()
+    outside = [i for i in range(len(message)) if not any(s <= i < e for s, e in linked_at)]
+    assert all(blanked[i] == message[i] for i in outside)
 
 
 def _doc(*lines: str) -> FileDiff:
