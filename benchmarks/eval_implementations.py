@@ -37,7 +37,9 @@ Label sets:
   frameworks outside the catalog (HALOs, verifiers, tinker-cookbook), labelled the same way.
 * `blind8`: benchmarks/data/blind8_implementations.jsonl and blind8_negatives.jsonl: three more
   frameworks outside the catalog (trlx, alignment-handbook, atropos), labelled the same way.
-* `all`: the twelve.
+* `blind9`: benchmarks/data/blind9_implementations.jsonl and blind9_negatives.jsonl: four more
+  frameworks outside the catalog (unsloth, siiRL, RAGEN, agent-lightning), labelled the same way.
+* `all`: the thirteen.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -100,7 +102,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind5": ("blind5_implementations.jsonl", "blind5_negatives.jsonl"),
                "blind6": ("blind6_implementations.jsonl", "blind6_negatives.jsonl"),
                "blind7": ("blind7_implementations.jsonl", "blind7_negatives.jsonl"),
-               "blind8": ("blind8_implementations.jsonl", "blind8_negatives.jsonl")}  # fmt: skip
+               "blind8": ("blind8_implementations.jsonl", "blind8_negatives.jsonl"),
+               "blind9": ("blind9_implementations.jsonl", "blind9_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -462,7 +465,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 # Label sets labelled blind, scored both ways.
-_OWN_ALIASES_DROPPED = ("blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8")
+_OWN_ALIASES_DROPPED = tuple(name for name in LABEL_FILES if name.startswith("blind"))
 
 
 def aliases_dropped(args, methods: list, dev: dict, scored: dict) -> dict[str, list]:

@@ -830,6 +830,32 @@ def test_a_name_inside_a_link_is_not_the_message_naming_the_method():
     assert named[("Method", "prime")].rel == IMPLEMENTS
 
 
+def test_a_key_only_one_method_sets_names_it_where_the_message_does():
+    """`importance_sampling_level=self.importance_sampling_level` passes GSPO's key on with the
+    user's value: with the message naming the method, the change implements it."""
+    passed = added("fw/loss.py", "    loss = compute(scale_rewards=self.scale_rewards)")
+    named = links("Support Lite PPO in the loss", passed)[("Method", "lite-ppo")]
+    assert (named.rel, named.rule, named.identifier) == (IMPLEMENTS, "message-and-code", "scale_rewards")
+    assert links("Refactor the loss", passed)[("Method", "lite-ppo")].rel == MENTIONS
+    shared = CommitLinker(
+        [Method("aaa", "AAA", ("loss_type=aaa",)), Method("bbb", "BBB", ("loss_type=bbb",))]
+    )
+    found = shared.link("Support AAA", [added("fw/loss.py", "    loss = f(loss_type=self.loss_type)")]).links
+    assert not [lk for lk in found if lk.rel == IMPLEMENTS]  # two methods' key: the value decides
+
+
+@pytest.mark.parametrize(
+    ("head", "implements"),
+    [("if name in (", True), ("for name in (", False), ("names = [n for n in (", False)],
+)
+def test_a_literal_a_loop_visits_selects_nothing(head, implements):
+    """Testing a value against literals dispatches on it; a loop over literals only visits each
+    (`for trainer in ("SFTTrainer", "KTOTrainer"): patch(trainer)`)."""
+    tail = "):" if head.startswith(("if", "for")) else ")]"
+    found = links("Patch the trainers", added("fw/patch.py", f'{head}"SFTTrainer", "KTOTrainer"{tail}'))
+    assert (found[("Method", "kto")].rel == IMPLEMENTS) == implements
+
+
 @pytest.mark.parametrize(
     "message",
     [

@@ -1267,6 +1267,10 @@ class CommitLinker:
                     verdict = ("option-flag" if place.why == "flag" else "option-value", 0.85)
                 else:
                     verdict = _judge_code_hit(alias, line, s, e, f.path, ambiguous)
+                if verdict is None and self.index.owns_key(alias) and not alias.bool_setting:
+                    # A key only this method's settings use, its value passed on from elsewhere:
+                    # a word in code, which the message naming the method makes an implementation.
+                    verdict = ("code-word", 0.0)
                 if verdict is None:
                     continue
                 rule, confidence = verdict
@@ -1288,9 +1292,9 @@ class CommitLinker:
                 if doubt
                 else ""
             )
+            said = line[s:e] if alias.kind != "setting" or rule == "code-word" else alias.alias
             link = mark(Link(rel, "Method", alias.slug, "diff", f"{f.path}:{_line_number(text, line_start)}",
-                             line[s:e] if alias.kind != "setting" else alias.alias, rule, confidence, doubt,
-                             around))  # fmt: skip
+                             said, rule, confidence, doubt, around))  # fmt: skip
             if rule in _DOC_PROSE and category == "code" and not (recipe or vendored) and self._names(alias):
                 documenting.append(link)
             if not _improves(best, alias.slug, link):

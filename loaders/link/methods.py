@@ -337,6 +337,12 @@ class CodeAliasIndex:
         self._slugs_of: dict[tuple[str, str, str], set[str]] = {}
         for a in self.aliases:
             self._slugs_of.setdefault((a.kind, a.token, a.value), set()).add(a.slug)
+        # Which methods' settings use each key (`loss_type` is nine methods', `importance_sampling_level`
+        # GSPO's alone).
+        self._key_users: dict[str, set[str]] = {}
+        for a in self.aliases:
+            if a.kind == "setting":
+                self._key_users.setdefault(a.token, set()).add(a.slug)
         self.paths = [a for a in self.aliases if a.kind == "path"]
         self.path_words = [a for a in self.aliases if a.kind in ("word", "identifier")]
         # Whole tokens only: never inside a longer identifier (`grpo` is not in `dr_grpo`).
@@ -346,6 +352,11 @@ class CodeAliasIndex:
             if self.path_words
             else None
         )
+
+    def owns_key(self, alias: CodeAlias) -> bool:
+        """Whether a setting's key belongs to its method alone, so that the key names the method even
+        where the value is left to the user (`importance_sampling_level=self.importance_sampling_level`)."""
+        return alias.kind == "setting" and self._key_users.get(alias.token) == {alias.slug}
 
     def is_ambiguous(self, alias: CodeAlias) -> bool:
         return (alias.slug, alias.token) in self.ambiguous

@@ -11,6 +11,7 @@ Only blocks holding an alias hit are tokenized, so the cost follows the hits, no
 from __future__ import annotations
 
 import io
+import keyword
 import re
 import tokenize
 from collections.abc import Iterator
@@ -95,7 +96,8 @@ class PythonBlock:
         whole = (
             tok.start[0] == tok.end[0] and pos[1] - inner_start in (0, 1, 2) and stop[1] == tok.end[1] - quote
         )
-        if not whole:
+        if not whole or self._loop_item(i):
+            # A loop's items are visited, not chosen or exported: `for t in ("SFTTrainer", ...)`.
             return Place("string")
         content = body[quote:-quote] if len(body) >= 2 * quote else ""
         if pos[1] > inner_start and content[: pos[1] - inner_start].strip("-"):
@@ -184,6 +186,25 @@ class PythonBlock:
             and after is not None
             and after.string == ","
         )
+
+    def _loop_item(self, i: int) -> bool:
+        """Whether the literal at significant token `i` is an item of the literal iterable of a
+        `for` loop or comprehension; `x in ("a", "b")` tests a value instead."""
+        opener_at = self._opener_index(i)
+        if opener_at is None or opener_at < 1:
+            return False
+        return self.significant[opener_at - 1].string == "in" and self._iterated(opener_at - 1)
+
+    def _iterated(self, in_at: int) -> bool:
+        """Whether the `in` at significant token `in_at` heads a `for` loop's or comprehension's
+        iterable: only its target (names, commas, brackets) stands between it and the `for`."""
+        k = in_at - 1
+        while k >= 0 and (
+            (self.significant[k].type == NAME and not keyword.iskeyword(self.significant[k].string))
+            or self.significant[k].string in (",", "(", ")", "[", "]")
+        ):
+            k -= 1
+        return k >= 0 and self.significant[k].string == "for"
 
     def _statement_keyword(self, i: int) -> str:
         """The first token of the statement holding significant token `i`."""
