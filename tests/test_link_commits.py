@@ -836,7 +836,10 @@ def test_a_key_only_one_method_sets_names_it_where_the_message_does():
     passed = added("fw/loss.py", "    loss = compute(scale_rewards=self.scale_rewards)")
     named = links("Support Lite PPO in the loss", passed)[("Method", "lite-ppo")]
     assert (named.rel, named.rule, named.identifier) == (IMPLEMENTS, "message-and-code", "scale_rewards")
-    assert links("Refactor the loss", passed)[("Method", "lite-ppo")].rel == MENTIONS
+    assert ("Method", "lite-ppo") not in links("Refactor the loss", passed)  # the key alone says nothing
+    # A body lists what a pull request touched; the subject says what the change is for.
+    in_body = links("Refactor the loss\n\nKeeps Lite PPO working", passed)[("Method", "lite-ppo")]
+    assert (in_body.rel, in_body.rule) == (MENTIONS, "commit-message")
     shared = CommitLinker(
         [Method("aaa", "AAA", ("loss_type=aaa",)), Method("bbb", "BBB", ("loss_type=bbb",))]
     )

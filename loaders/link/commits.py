@@ -810,7 +810,7 @@ class CommitLinker:
     def link(self, message: str, files: list[FileDiff]) -> CommitLinks:
         out = CommitLinks(reverts=reverted_sha(message))
         best: dict[str, Link] = {}  # slug -> strongest link
-        code_words: dict[str, Link] = {}  # slug -> bare use in package code
+        code_words: dict[str, Link] = {}  # slug -> bare use in package code, or its setting's key
         plain: set[str] = set()  # methods an unambiguous alias names in package code
         papers: dict[str, Link] = {}
         scanned = [(f, plan) for f in files if not f.binary and (plan := _scan_plan(f.path))]
@@ -825,11 +825,12 @@ class CommitLinker:
         # Blanking links costs a pass over the message: only for a message that may name a method.
         in_message = self.matcher.find(_unlinked(message)) if self.matcher.may_name(message) else []
         named = {m.slug: m for m in in_message if m.text.lower() not in self.own_words}
+        subject = message.split("\n", 1)[0]
         for slug, m in named.items():
             link = best.get(slug)
             if link and link.rel == IMPLEMENTS:
                 best[slug] = dataclasses.replace(link, confidence=min(0.99, link.confidence + 0.04))
-            elif slug in code_words:
+            elif slug in code_words and (code_words[slug].rule != "setting-key" or m.start < len(subject)):
                 w = code_words[slug]
                 best[slug] = Link(IMPLEMENTS, "Method", slug, "diff", w.location, w.identifier,
                                   "message-and-code", 0.7)  # fmt: skip
@@ -1268,9 +1269,13 @@ class CommitLinker:
                 else:
                     verdict = _judge_code_hit(alias, line, s, e, f.path, ambiguous)
                 if verdict is None and self.index.owns_key(alias) and not alias.bool_setting:
-                    # A key only this method's settings use, its value passed on from elsewhere:
-                    # a word in code, which the message naming the method makes an implementation.
-                    verdict = ("code-word", 0.0)
+                    # A key only this method's settings use, its value passed on from elsewhere
+                    # (`importance_sampling_level=self.importance_sampling_level`): says nothing on
+                    # its own, and implements the method where the subject names it.
+                    where = f"{f.path}:{_line_number(text, line_start)}"
+                    code_words.setdefault(alias.slug, Link(MENTIONS, "Method", alias.slug, "diff", where,
+                                                           line[s:e], "setting-key", 0.4))  # fmt: skip
+                    continue
                 if verdict is None:
                     continue
                 rule, confidence = verdict
@@ -1292,9 +1297,9 @@ class CommitLinker:
                 if doubt
                 else ""
             )
-            said = line[s:e] if alias.kind != "setting" or rule == "code-word" else alias.alias
             link = mark(Link(rel, "Method", alias.slug, "diff", f"{f.path}:{_line_number(text, line_start)}",
-                             said, rule, confidence, doubt, around))  # fmt: skip
+                             line[s:e] if alias.kind != "setting" else alias.alias, rule, confidence, doubt,
+                             around))  # fmt: skip
             if rule in _DOC_PROSE and category == "code" and not (recipe or vendored) and self._names(alias):
                 documenting.append(link)
             if not _improves(best, alias.slug, link):
