@@ -47,7 +47,7 @@ import functools
 import itertools
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ...graph.records import Evidence
@@ -437,8 +437,11 @@ def _option_elsewhere(name: str, f: FileDiff, scanned: list) -> Identifier | Non
     return None
 
 
+_FEW_WORDS = 8
+
+
 def _identifiers(
-    f: FileDiff, worth: Callable[[str], bool], literals: bool = True, near: Iterable[str] = ()
+    f: FileDiff, worth: Callable[[str], bool], literals: bool = True, near: Collection[str] = ()
 ) -> Iterator[Identifier]:
     """User-facing identifiers on a code file's added lines: selecting string literals (CLI flags
     only, unless `literals`), classes and config fields in Python; keys in YAML configs.
@@ -455,7 +458,8 @@ def _identifiers(
         if python
         else ((_YAML_KEY, "config-key"),)
     )
-    spans = _lines_holding(text, near) if near else [(0, len(text))]
+    # A few words are found faster than the patterns run; many words (a paragraph's) are not.
+    spans = _lines_holding(text, near) if 0 < len(near) <= _FEW_WORDS else [(0, len(text))]
     for pattern, why in patterns:
         for m in (m for start, end in spans for m in pattern.finditer(text, start, end)):
             ident = m.group(2) if pattern is strings else m.group(1)
