@@ -11,7 +11,9 @@ IMPLEMENTS (the commit makes the method usable):
   setting         a catalog setting added as key and value on one line (`loss_type == "dapo"`)
   definition      a plain name added as a definition (`ipo: bool = False`, `def ipo(`)
   message-and-code the message names the method and package code adds its name, or adds a
-                  function or class carrying it that the change calls or imports (`grpo_loss`)
+                  function or class carrying it that the change calls or imports (`grpo_loss`);
+                  or the subject names it and code passes on the key of a setting only it has
+                  (`importance_sampling_level=self.importance_sampling_level`)
   learned-alias   the message names the method and a new option carries its name or, named in
                   the subject, describes it (`off_policy_mask_threshold`): a SPELLS link too
   option-doc      a new option whose help, docstring or argument entry names or cites the method
@@ -27,7 +29,7 @@ IMPLEMENTS (the commit makes the method usable):
 MENTIONS (the commit talks about it): documents, comments, citations, tests alone,
 examples alone, the commit message alone, and everything a revert adds; a new module that
 nothing in the change reaches (and a method's class in it, unless the change gives a second
-signal); TODOs.
+signal); TODOs; a string that is an item of a loop's literal iterable (`for t in ("KTOTrainer",)`).
 
 Guards: vendored third-party paths, another framework's package and a whole repository copied in
 are marked vendored; reverts never implement; catalog-flagged ambiguous aliases, plain words,
