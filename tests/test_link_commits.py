@@ -847,6 +847,17 @@ def test_a_key_only_one_method_sets_names_it_where_the_message_does():
     assert not [lk for lk in found if lk.rel == IMPLEMENTS]  # two methods' key: the value decides
 
 
+def test_a_bare_word_still_counts_after_a_key_of_the_same_method():
+    """A setting's key kept first does not hide a bare use of the method's word later in the change:
+    the word needs the message to name the method anywhere, as it always did."""
+    linker = CommitLinker([Method("gspo", "GSPO", ("GSPO", "gspo", "importance_sampling_level=sequence"))])
+    diff = added(
+        "fw/loss.py", "    f(importance_sampling_level=self.importance_sampling_level)", "    x = gspo"
+    )
+    found = {lk.key: lk for lk in linker.link("Refactor the loss\n\nKeeps GSPO working", [diff]).links}
+    assert (found["gspo"].rel, found["gspo"].identifier) == (IMPLEMENTS, "gspo")
+
+
 @pytest.mark.parametrize(
     ("head", "implements"),
     [("if name in (", True), ("for name in (", False), ("names = [n for n in (", False)],

@@ -1292,7 +1292,10 @@ class CommitLinker:
                 if not unreached and not self._doubt(alias, text):
                     plain.add(alias.slug)
                 if confidence == 0.0:
-                    if rule != "code-word" or ambiguous or alias.slug in code_words:
+                    # A bare word outranks a setting's key kept for the same method: the word needs
+                    # the message to name the method anywhere, the key only in the subject.
+                    kept = code_words.get(alias.slug)
+                    if rule != "code-word" or ambiguous or (kept is not None and kept.rule == "code-word"):
                         continue
                     rel, confidence = MENTIONS, 0.4
             doubt = self._doubt(alias, text) if rel == IMPLEMENTS else ""
