@@ -83,7 +83,7 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-from uptake.loaders.git import MinedCommit, copied_packages, mine_commits, resolve_repository
+from uptake.loaders.git import MinedCommit, copied_configs, copied_packages, mine_commits, resolve_repository
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data"
@@ -103,7 +103,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind6": ("blind6_implementations.jsonl", "blind6_negatives.jsonl"),
                "blind7": ("blind7_implementations.jsonl", "blind7_negatives.jsonl"),
                "blind8": ("blind8_implementations.jsonl", "blind8_negatives.jsonl"),
-               "blind9": ("blind9_implementations.jsonl", "blind9_negatives.jsonl")}  # fmt: skip
+               "blind9": ("blind9_implementations.jsonl", "blind9_negatives.jsonl"),
+               "blind10": ("blind10_implementations.jsonl", "blind10_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -194,9 +195,10 @@ def mine_all(
     git_dir = resolve_repository(path)
     shas = git(git_dir, "rev-list", "--reverse", "HEAD").split()
     vendored = copied_packages(git_dir, vendored)  # as the product's miners decide it
+    configs = copied_configs(git_dir, vendored)
     out: list[MinedCommit] = []
     for _, mined in mine_commits(
-        [(str(git_dir), shas)], methods, workers, vendored=vendored, framework=framework
+        [(str(git_dir), shas)], methods, workers, vendored=vendored, framework=framework, configs=configs
     ):
         out.extend(mined)
     return out

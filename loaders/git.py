@@ -347,9 +347,28 @@ def copied_packages(git_dir: Path | str, foreign: Iterable[str], head: str = "HE
     return foreign
 
 
-def _init_worker(methods: list, vendored: tuple[str, ...] = (), framework: str = "") -> None:
+_CONFIG_FILE = re.compile(r"\.(?:ya?ml|toml|json)$|/configs?/[^/]+\.py$", re.I)  # config dataclasses too
+
+
+def copied_configs(git_dir: Path | str, packages: Iterable[str], head: str = "HEAD") -> tuple[str, ...]:
+    """The config files in the copied trees of `packages` at the head, as `package/relative path`:
+    a config of this repository's own at the same relative path under another folder is a copy
+    of that framework's defaults (see `CommitLinker`)."""
+    packages = {p.lower() for p in packages}
+    if not packages:
+        return ()
+    listing = run_git(git_dir, "ls-tree", "-r", "--name-only", head).splitlines()
+    return tuple(
+        path for path in listing
+        if _CONFIG_FILE.search(path) and path.split("/", 1)[0].lower() in packages and path.count("/") >= 2
+    )  # fmt: skip
+
+
+def _init_worker(
+    methods: list, vendored: tuple[str, ...] = (), framework: str = "", configs: tuple[str, ...] = ()
+) -> None:
     global _LINKER
-    _LINKER = CommitLinker(methods, vendored, framework)
+    _LINKER = CommitLinker(methods, vendored, framework, configs)
 
 
 INCOMPLETE_CONFIDENCE = 0.5  # factor on a link's confidence while its commit has unread files
@@ -471,16 +490,18 @@ def mine_commits(
     progress: Callable[[str, int], None] | None = None,
     vendored: Iterable[str] = (),
     framework: str = "",
+    configs: Iterable[str] = (),
 ) -> Iterator[tuple[str, list[MinedCommit]]]:
     """Mine several repositories' commits in parallel: yields (git_dir, commits of one stretch
     in history order); `progress(git_dir, n)` hears of commits as they are claimed. `vendored`:
     other frameworks' package names, whose copied trees are marked; `framework`: the name of the
-    framework whose history this is (see `CommitLinker`)."""
+    framework whose history this is; `configs`: the copied trees' config files (see
+    `CommitLinker`)."""
     global _STRETCHES
     workers = workers or os.cpu_count() or 1
     _STRETCHES = stretches(jobs, workers)
     # Compile the linker once, here: forked workers inherit it instead of each compiling its own.
-    _init_worker(methods, tuple(vendored), framework)
+    _init_worker(methods, tuple(vendored), framework, tuple(configs))
     tasks = [(i, from_back) for i in range(len(_STRETCHES)) for from_back in (False, True)]
     reported = [0] * len(_STRETCHES)
 
@@ -749,8 +770,9 @@ def mine_framework(
     new = set(shas)
     result.remined = [sha for sha in result.remined if sha not in new]
     vendored = copied_packages(git_dir, vendored, head)
+    configs = copied_configs(git_dir, vendored, head)
     records = _history_records(
-        git_dir, framework, methods, state, shas, dropped, tags, result, workers, progress, vendored
+        git_dir, framework, methods, state, shas, dropped, tags, result, workers, progress, vendored, configs
     )
     return FrameworkMining(result, records)
 
@@ -781,6 +803,7 @@ def _history_records(
     workers: int | None,
     progress: Callable[[int], None] | None,
     vendored: tuple[str, ...] = (),
+    configs: tuple[str, ...] = (),
 ) -> Iterator[Record]:
     for sha in dropped:
         yield Node("Commit", sha, {"excluded": "no longer on HEAD (force-push)"}, f"{framework} force-push")
@@ -788,7 +811,7 @@ def _history_records(
     advance = (lambda _, n: progress(n)) if progress else None
     remined = set(result.remined)
     for _, mined in mine_commits(
-        [(str(git_dir), result.remined + shas)], methods, workers, advance, vendored, framework
+        [(str(git_dir), result.remined + shas)], methods, workers, advance, vendored, framework, configs
     ):
         for c in mined:
             result.links += len(c.links)
@@ -872,9 +895,10 @@ def mine_repository(
     head = run_git(git_dir, "rev-parse", "HEAD").strip()
     shas = run_git(git_dir, "rev-list", "--reverse", head).split()
     vendored = copied_packages(git_dir, vendored, head)
+    configs = copied_configs(git_dir, vendored, head)
     commits: list[MinedCommit] = []
     for _, mined in mine_commits(
-        [(str(git_dir), shas)], methods, workers, vendored=vendored, framework=framework
+        [(str(git_dir), shas)], methods, workers, vendored=vendored, framework=framework, configs=configs
     ):
         commits.extend(mined)
     on_head = set(shas)

@@ -209,3 +209,25 @@ def test_release_carries_spellings_kinds_and_vendored(mined, store, tmp_path):
     assert ("dapo", "DapoTokenNorm", s["dapo"]) in {
         (r["method"], r["identifier"], r["commit"]) for r in spelled
     }
+
+
+def test_a_wrappers_copy_of_the_vendored_config_is_the_vendored_frameworks(tmp_path):
+    """A wrapper that carries another framework's repository keeps its own copy of that
+    framework's config at the same path ending: the switch it leaves off is the copy's option, and
+    the commit that turns it on in the wrapper's config is the wrapper's first implementation."""
+    r = Repo(tmp_path / "wrapper")
+    defaults = "algorithm:\n  epsilon_high: null\n"
+    r.commit(
+        "Initial commit",
+        {
+            "ownfw/__init__.py": "",
+            "otherfw/setup.py": "",
+            "otherfw/otherfw/__init__.py": "",
+            "otherfw/otherfw/trainer/config/ppo.yaml": defaults,
+            "ownfw/trainer/config/ppo.yaml": defaults,
+        },
+    )
+    on = r.commit("Tune the clip", {"ownfw/trainer/config/ppo.yaml": "algorithm:\n  epsilon_high: 0.28\n"})
+    facts = mine_repository("wrapper", r.path, METHODS, workers=1, vendored=VENDORED)
+    sha, link = first_implementations(facts)["dapo"]
+    assert (sha, link.location) == (on, "ownfw/trainer/config/ppo.yaml:2")

@@ -1119,3 +1119,48 @@ def test_a_method_named_without_what_it_ships_with_is_only_mentioned():
     critic = added("fw/critic.py", "class Critic:", "    value_head = None", status="A")
     shipped = {lk.key: lk for lk in linker.link("Add the actor", [actor, run, critic]).links}["ppo"]
     assert shipped.rel == IMPLEMENTS and shipped.rule == "class-def"
+
+
+@pytest.mark.parametrize(
+    ("lines", "implements"),
+    [
+        (["    elif est in [AE.GRPO, AE.GRPO_PASSK, AE.REMAX]:"], False),
+        (["    elif est in [", "        AE.GRPO,", "        AE.GRPO_PASSK,", "        AE.REMAX,", "    ]:"], False),
+        (["    elif est == AE.GRPO_PASSK:"], True),
+        (["    elif est in (AE.GRPO, AE.GRPO_PASSK):"], True),
+        (["    for est in [AE.GRPO, AE.GRPO_PASSK, AE.REMAX]:"], True),
+    ],
+)
+def test_one_name_among_many_tested_for_membership_selects_nothing(lines, implements):
+    """`est in [A, B, C]` sorts values (which need a critic, which are allowed); a comparison, a
+    pair handled alike, or a loop naming it still counts."""
+    linker = CommitLinker([read_catalog().methods["grpo-passk"]])
+    found = {lk.key: lk for lk in linker.link("Trainer", [added("fw/trainer.py", *lines)]).links}
+    assert (found["grpo-passk"].rel == IMPLEMENTS) == implements
+    if not implements:
+        assert found["grpo-passk"].rule == "listed"
+
+
+@pytest.mark.parametrize(
+    ("path", "line", "own"),
+    [
+        ("ownfw/trainer/config/ppo.yaml", "  epsilon_high: null", False),
+        ("ownfw/trainer/config/ppo.yaml", "  epsilon_high: 0.28  # clip higher", True),
+        ("ownfw/trainer/config/ppo.yaml", "  loss_type: dapo", True),
+        ("ownfw/trainer/config/algo.py", "    epsilon_high: Optional[float] = None", False),
+        ("ownfw/trainer/config/algo.py", "    epsilon_high: dict = field(default_factory=dict)", False),
+        ("ownfw/trainer/config/algo.py", "    epsilon_high: float = 0.28", True),
+        ("ownfw/config/ppo.yaml", "  epsilon_high: null", True),
+    ],
+)
+def test_a_config_copied_from_a_vendored_framework_turns_on_only_what_it_sets(path, line, own):
+    """A wrapper's own copy of the config of the framework it vendors (the same path ending) lists
+    that framework's options: one it leaves off is the copy's; a value it turns on is its own."""
+    linker = CommitLinker(
+        METHODS,
+        vendored_packages=["otherfw"],
+        copied_configs=["otherfw/otherfw/trainer/config/ppo.yaml", "otherfw/otherfw/trainer/config/algo.py"],
+    )
+    found = {lk.key: lk for lk in linker.link("Config", [added(path, line)]).links}
+    assert found["dapo"].rel == IMPLEMENTS
+    assert found["dapo"].vendored == ("" if own else "otherfw")

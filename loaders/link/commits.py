@@ -255,12 +255,15 @@ def _judge_code_hit(alias: CodeAlias, line: str, s: int, e: int, path: str, ambi
 
 def _prose_rule(alias: CodeAlias, line: str, s: int, place: Place | None | bool) -> str | None:
     """The MENTIONS rule for a hit in added code that is prose, not code: a TODO, a docstring,
-    a comment, a string literal that selects nothing; None when the hit is code (or a literal
-    in a selecting position) and the code rules judge it."""
+    a comment, a string literal that selects nothing, one name among many a membership test
+    sorts; None when the hit is code (or a literal in a selecting position) and the code rules
+    judge it."""
     if _TODO.search(line[:s]):
         return "todo"
     if not place:
         return None
+    if place.kind == "listed":
+        return "listed"
     if place.kind == "docstring":
         return "docstring"
     if place.kind == "comment":
@@ -323,12 +326,14 @@ class AddedBlocks:
         line_start = text.rfind("\n", 0, offset) + 1
         quoted = any(ch in text[line_start + 1 : line_start + 1 + start] for ch in "\"'#")
         inside = self._inside(line_start) if self._triples else ""
-        if not inside and not quoted:
-            return _CODE_PLACE  # no string or comment can hold it
-        if not inside:
+        if not inside and not quoted and not _MAY_LIST.match(text, line_start + 1):
+            return _CODE_PLACE  # no string, comment or membership list can hold it
+        if not inside and quoted:
             place = self._window(line_start, line_start, "").place(0, start, end)
-            if place.kind in ("code", "comment") or not place.whole or place.why in _LINE_DECIDES:
+            if place.kind == "comment" or not place.whole or place.why in _LINE_DECIDES:
                 return place  # a token within the line: its own line shows all it can
+            if place.kind == "code" and not _MAY_LIST.match(text, line_start + 1):
+                return place
         lo, row = line_start, 0
         first = self._block_start(line_start)
         while row < self.BEFORE and lo > first:
@@ -372,6 +377,8 @@ class AddedBlocks:
 
 
 _CODE_PLACE = Place("code")
+# An added line that may be an item of a membership list: names and commas alone, or an `in (`.
+_MAY_LIST = re.compile(r"[^\n]*\bin\s*[(\[{]|[ \t]*(?:[\w.]+[ \t]*,[ \t]*)*[\w.]+[ \t]*,?[ \t]*[)\]}]*[ \t]*$", re.M)
 _NOT_ADDED = re.compile(r"^[-@\\ ]", re.M)  # removed lines, hunk headers, "\ No newline"
 # Reasons a literal selects that its own line shows whatever surrounds it.
 _LINE_DECIDES = {
@@ -728,13 +735,25 @@ def _line_number(text: str, line_start: int) -> int:
 class CommitLinker:
     """Links for one commit at a time; build once per catalog and reuse (the regexes are compiled)."""
 
-    def __init__(self, methods, vendored_packages: Iterable[str] = (), framework: str = ""):
+    def __init__(
+        self,
+        methods,
+        vendored_packages: Iterable[str] = (),
+        framework: str = "",
+        copied_configs: Iterable[str] = (),
+    ):
         """`vendored_packages`: package names of other frameworks; a tree of that name inside
         this framework's repository is a copy, whose links are marked `vendored`. `framework`: the
         name of the framework whose history is linked; in its own messages a word of that name
-        speaks of the framework (prime-rl's "prime"), never of a method spelled the same (PRIME)."""
+        speaks of the framework (prime-rl's "prime"), never of a method spelled the same (PRIME).
+        `copied_configs`: config files of those copied trees (`verl/trainer/config/ppo.yaml`); a
+        config of this framework's own ending in the same path is a copy of that framework's
+        defaults (see `_config_copy_of`)."""
         methods = list(methods)
         self.foreign = frozenset(p.lower() for p in vendored_packages)
+        self.config_copies = {
+            tail: path.split("/", 1)[0].lower() for path in copied_configs for tail in _config_tails(path)
+        }
         self.own_words = own_words(framework)
         self.index = CodeAliasIndex(methods)
         self.matcher = MethodMatcher(methods)
@@ -1194,6 +1213,7 @@ class CommitLinker:
         if category == "example" and not _RUNNABLE.search(f.path):
             recipe = False
         mark = functools.partial(_mark, recipe=recipe, vendored=vendored)
+        copy_of = "" if vendored else self._config_copy_of(f.path)
         reached = None  # whether the change reaches this file, if it is new: read once, when needed
         if f.status == "A" and category == "code":
             for alias in self.index.path_hits(f.path):
@@ -1217,7 +1237,7 @@ class CommitLinker:
                     link = dataclasses.replace(
                         link, rel=MENTIONS, confidence=0.5, needs_signal="", rule=_UNREACHED
                     )
-                _keep(best, mark(link))
+                _keep(best, _mark(link, recipe=recipe, vendored=copy_of or vendored))
         if category == "code" and _PYTHON.search(f.path) and "import" in f.text:
             for link in self._wiring(f):
                 _keep(best, mark(link))
@@ -1234,7 +1254,8 @@ class CommitLinker:
         blocks = AddedBlocks(text) if python else None
         settled: set[str] = set()  # methods nothing later in this file can improve
         # Prose in package code naming or citing a method: the documentation of a new option?
-        documenting = list(cited) if category == "code" and not (recipe or vendored) else []
+        own = not (recipe or vendored or copy_of)  # this framework's own package code
+        documenting = list(cited) if category == "code" and own else []
         for hit in hits:
             alias = hit.alias
             if alias.slug in settled:
@@ -1309,7 +1330,9 @@ class CommitLinker:
             link = mark(Link(rel, "Method", alias.slug, "diff", f"{f.path}:{_line_number(text, line_start)}",
                              line[s:e] if alias.kind != "setting" else alias.alias, rule, confidence, doubt,
                              around))  # fmt: skip
-            if rule in _DOC_PROSE and category == "code" and not (recipe or vendored) and self._names(alias):
+            if copy_of and rel == IMPLEMENTS and not _turns_on(alias, rule, line[e:]):
+                link = _mark(link, recipe=False, vendored=copy_of)  # an option of the copy, left as it was
+            if rule in _DOC_PROSE and category == "code" and own and self._names(alias):
                 documenting.append(link)
             if not _improves(best, alias.slug, link):
                 continue
@@ -1441,6 +1464,15 @@ class CommitLinker:
         return next(
             (m.group(1).lower() for m in _LAUNCH.finditer(f.text) if m.group(1).lower() in self.foreign), ""
         )
+
+    def _config_copy_of(self, path: str) -> str:
+        """The other framework whose config `path` repeats, or '': a wrapper keeps its own copy of
+        the config of the framework it runs (`mypkg/trainer/config/ppo.yaml` beside a copied
+        `verl/trainer/config/ppo.yaml`), with that framework's options and defaults. The options
+        it leaves as they were are that framework's; a value it turns on is its own choice."""
+        if not self.config_copies:
+            return ""
+        return next((p for tail in _config_tails(path) if (p := self.config_copies.get(tail))), "")
 
     def _copied_from(self, path: str) -> str:
         """The other framework whose package tree holds `path` (a vendored copy), or ''."""
@@ -1703,6 +1735,32 @@ def _mark(link: Link, recipe: bool, vendored: str) -> Link:
             confidence=round(link.confidence * VENDORED_CONFIDENCE, 3),
         )  # fmt: skip
     return link
+
+
+def _config_tails(path: str) -> list[str]:
+    """The endings of a config file's path that say what it is: its last three or more parts
+    (`trainer/config/ppo.yaml`), lower case; none for a hidden folder's file (`.github/...`)."""
+    parts = path.lower().split("/")
+    if any(part.startswith(".") for part in parts[:-1]):
+        return []
+    return ["/".join(parts[k:]) for k in range(len(parts) - 2)]
+
+
+# Values that leave a switch off: a config copied from another framework lists its options so.
+_OFF = frozenset({"", "false", "no", "off", "null", "none", "~", "0", "0.0", "-1", "[]", "{}"})
+_EMPTY_FACTORY = re.compile(r"default_factory\s*=\s*(?:dict|list|set|tuple)\s*\)")  # an empty field
+_KEY_VALUE = re.compile(r"""\s*["']?\s*[:=]([^#]*)""")  # `: 3.0`, `=False`, `: bool = False`
+
+
+def _turns_on(alias: CodeAlias, rule: str, rest: str) -> bool:
+    """Whether a config line turns the method on: a value naming it (`adv_estimator: grpo`), or
+    its key set to something other than off (`clip_ratio_c: 3.0`, not `use_pf_ppo: False`)."""
+    if alias.kind == "setting" or rule in ("config-value", "option-value"):
+        return True
+    m = _KEY_VALUE.match(rest)
+    if m is None or _EMPTY_FACTORY.search(m.group(1)):
+        return False
+    return m.group(1).rsplit("=", 1)[-1].strip().strip("\"',").lower() not in _OFF
 
 
 def _recipe_verdict(alias: CodeAlias, line: str, s: int, e: int, path: str) -> tuple[str, float] | None:

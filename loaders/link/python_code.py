@@ -44,6 +44,10 @@ class Place:
 
 
 CODE = Place("code")
+# A name that is one item among several of a literal tested for membership: `x in (A.GRPO,
+# A.RLOO, A.OPO)` sorts values (which need a critic, which are allowed); it selects none of them.
+LISTED = Place("listed")
+MANY_LISTED = 3  # items from which a membership test classifies rather than dispatches
 
 
 class PythonBlock:
@@ -80,7 +84,36 @@ class PythonBlock:
                 if tok.type == COMMENT:
                     return Place("comment")
                 return self._string_place(tok, pos, stop)
-        return CODE
+        i = self._name_at(pos)
+        return LISTED if i is not None and self._listed(i) else CODE
+
+    def _name_at(self, pos) -> int | None:
+        """The significant NAME token holding position `pos`, if any."""
+        for k, tok in enumerate(self.significant):
+            if tok.type == NAME and tok.start <= pos < tok.end:
+                return k
+        return None
+
+    def _listed(self, i: int) -> bool:
+        """Whether the dotted name holding NAME token `i` is a whole item of a bracketed literal
+        of at least MANY_LISTED items that follows `in` and is not a loop's iterable."""
+        sig = self.significant
+        first = i
+        while first >= 2 and sig[first - 1].string == "." and sig[first - 2].type == NAME:
+            first -= 2
+        last = i
+        while last + 2 < len(sig) and sig[last + 1].string == "." and sig[last + 2].type == NAME:
+            last += 2
+        opener_at = self._opener_index(first)
+        if opener_at is None or opener_at < 1 or sig[opener_at - 1].string != "in":
+            return False
+        if self._iterated(opener_at - 1):
+            return False
+        if first - 1 != opener_at and sig[first - 1].string != ",":
+            return False
+        if last + 1 < len(sig) and sig[last + 1].string not in (",", *_CLOSE):
+            return False
+        return self._items(opener_at) >= MANY_LISTED
 
     def _string_place(self, tok: tokenize.TokenInfo, pos, stop) -> Place:
         i = self._index[id(tok)]
@@ -260,6 +293,23 @@ class PythonBlock:
                     return -1 if k < self._fake else k
                 depth -= 1
         return -1 if depth == 0 else None
+
+    def _items(self, opener_at: int) -> int:
+        """How many items the bracket opened at significant token `opener_at` holds, as far as
+        the block shows them."""
+        depth, items, open_item = 0, 0, False
+        for tok in self.significant[opener_at + 1 :]:
+            if tok.type == OP and tok.string in _CLOSE:
+                if depth == 0:
+                    break
+                depth -= 1
+            elif tok.type == OP and tok.string in "([{":
+                depth += 1
+            if depth == 0 and tok.string == ",":
+                items, open_item = items + open_item, False
+            elif tok.type not in (NEWLINE, ENDMARKER):
+                open_item = True
+        return items + open_item
 
     def _opener(self, i: int) -> str:
         k = self._opener_index(i)
