@@ -351,9 +351,9 @@ _CONFIG_FILE = re.compile(r"\.(?:ya?ml|toml|json)$|/configs?/[^/]+\.py$", re.I) 
 
 
 def copied_configs(git_dir: Path | str, packages: Iterable[str], head: str = "HEAD") -> tuple[str, ...]:
-    """The config files in the copied trees of `packages` at the head, as `package/relative path`:
-    a config of this repository's own at the same relative path under another folder is a copy
-    of that framework's defaults (see `CommitLinker`)."""
+    """The config files in the copied trees of `packages` at the head, as paths: a config of this
+    repository's own whose path ends as one of theirs does (three parts or more) is a copy of that
+    framework's defaults (see `CommitLinker`)."""
     packages = {p.lower() for p in packages}
     if not packages:
         return ()

@@ -1125,7 +1125,7 @@ def test_a_method_named_without_what_it_ships_with_is_only_mentioned():
     ("lines", "implements"),
     [
         (["    elif est in [AE.GRPO, AE.GRPO_PASSK, AE.REMAX]:"], False),
-        (["    elif est in [", "        AE.GRPO,", "        AE.GRPO_PASSK,", "        AE.REMAX,", "    ]:"], False),
+        (["    elif est in [", "      AE.GRPO,", "      AE.GRPO_PASSK,", "      AE.REMAX,", "    ]:"], False),
         (["    elif est == AE.GRPO_PASSK:"], True),
         (["    elif est in (AE.GRPO, AE.GRPO_PASSK):"], True),
         (["    for est in [AE.GRPO, AE.GRPO_PASSK, AE.REMAX]:"], True),

@@ -378,7 +378,9 @@ class AddedBlocks:
 
 _CODE_PLACE = Place("code")
 # An added line that may be an item of a membership list: names and commas alone, or an `in (`.
-_MAY_LIST = re.compile(r"[^\n]*\bin\s*[(\[{]|[ \t]*(?:[\w.]+[ \t]*,[ \t]*)*[\w.]+[ \t]*,?[ \t]*[)\]}]*[ \t]*$", re.M)
+_MAY_LIST = re.compile(
+    r"[^\n]*\bin\s*[(\[{]|[ \t]*(?:[\w.]+[ \t]*,[ \t]*)*[\w.]+[ \t]*,?[ \t]*[)\]}]*[ \t]*$", re.M
+)
 _NOT_ADDED = re.compile(r"^[-@\\ ]", re.M)  # removed lines, hunk headers, "\ No newline"
 # Reasons a literal selects that its own line shows whatever surrounds it.
 _LINE_DECIDES = {
