@@ -1,7 +1,7 @@
 """Speed and memory of the git miner against the raw `git log -p` floor, measured in one run.
 
     python -m benchmarks.bench_git --mirrors DIR [--framework trl --framework verl ...]
-                                   [--rounds 3] [--workers 2] [--pydriller openrlhf]
+                                   [--rounds 3] [--workers 2] [--pydriller openrlhf] [--no-catalog]
 
 For each framework's fetched repository (see `eval_implementations.find_mirror` for layouts):
 
@@ -9,7 +9,9 @@ For each framework's fetched repository (see `eval_implementations.find_mirror` 
 * miner: the product's full-history mining (messages and diffs, linking included) in a child
   process, wall time, CPU time and peak memory (the largest single process, and the sum of the
   parent and its largest worker);
-* the two alternate round by round and the medians are compared, so both see the same machine;
+* with `--no-catalog`, the same miner with an empty method catalog: reading and parsing every
+  diff with no linking, so the linker's share of the miner's time shows as the difference;
+* they alternate round by round and the medians are compared, so all see the same machine;
 * incremental: mining into a fresh Ladybug store, then the re-run with no new commits, timed in
   process and as a whole `uptake load git` command;
 * optionally PyDriller doing the same traversal (message, dates, every file's diff) on one
@@ -53,9 +55,10 @@ def _methods() -> list:
     return list(read_catalog().methods.values())
 
 
-def child_mine(git_dir: str, workers: int) -> None:
-    """Run in a child process: mine everything, print JSON figures."""
-    methods = _methods()  # reading the catalog is start-up, not mining
+def child_mine(git_dir: str, workers: int, catalog: bool = True) -> None:
+    """Run in a child process: mine everything (with no method catalog when `catalog` is false),
+    print JSON figures."""
+    methods = _methods() if catalog else []  # reading the catalog is start-up, not mining
     t0, c0 = time.perf_counter(), time.process_time()
     shas = subprocess.run(
         ["git", "--git-dir", git_dir, "rev-list", "--reverse", "HEAD"],
@@ -105,10 +108,11 @@ def raw_floor(git_dir: str) -> tuple[float, float] | None:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def miner_run(git_dir: str, workers: int) -> dict:
+def miner_run(git_dir: str, workers: int, catalog: bool = True) -> dict:
     t0 = time.perf_counter()
+    empty = [] if catalog else ["--child-no-catalog"]
     out = subprocess.run(
-        [sys.executable, "-m", "benchmarks.bench_git", "--child", git_dir, "--workers", str(workers)],
+        [sys.executable, "-m", "benchmarks.bench_git", "--child", git_dir, "--workers", str(workers), *empty],
         capture_output=True,
         text=True,
         check=True,
@@ -188,7 +192,11 @@ def main(argv: list[str] | None = None) -> int:
         "--pydriller", action="append", default=[], help="frameworks to also traverse with PyDriller"
     )
     ap.add_argument("--no-incremental", action="store_true")
+    ap.add_argument(
+        "--no-catalog", action="store_true", help="also time the miner with an empty catalog (no linking)"
+    )
     ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--child-no-catalog", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--child-incremental", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child_incremental:
@@ -196,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(child_incremental(fw, Path(path), args.workers)))
         return 0
     if args.child:
-        child_mine(args.child, args.workers)
+        child_mine(args.child, args.workers, catalog=not args.child_no_catalog)
         return 0
     if not args.mirrors:
         ap.error("--mirrors is required")
@@ -204,10 +212,12 @@ def main(argv: list[str] | None = None) -> int:
     for fw in args.framework or ["trl", "verl", "openrlhf"]:
         path = find_mirror(args.mirrors, REPOS[fw])
         git_dir = str(resolve_repository(path))
-        raws, mines = [], []
+        raws, mines, bare = [], [], []
         for _ in range(args.rounds):
             raws.append(raw_floor(git_dir))
             mines.append(miner_run(git_dir, args.workers))
+            if args.no_catalog:
+                bare.append(miner_run(git_dir, args.workers, catalog=False))
         raw = None if None in raws else [statistics.median(column) for column in zip(*raws, strict=True)]
         mine_wall = statistics.median(m["wall"] for m in mines)
         mine_cpu = statistics.median(m["cpu"] for m in mines)
@@ -226,6 +236,12 @@ def main(argv: list[str] | None = None) -> int:
         )
         if raw:
             print(f"  ratio miner/raw    wall {mine_wall / raw[0]:5.2f}x   cpu {mine_cpu / raw[1]:5.2f}x")
+        if bare:
+            wall = statistics.median(m["wall"] for m in bare)
+            cpu = statistics.median(m["cpu"] for m in bare)
+            ratio = f"   ratio to raw wall {wall / raw[0]:5.2f}x   cpu {cpu / raw[1]:5.2f}x" if raw else ""
+            print(f"  miner, no catalog  wall {wall:6.2f} s   cpu {cpu:6.2f} s{ratio}")
+            print(f"  linking (the rest) wall {mine_wall - wall:6.2f} s   cpu {mine_cpu - cpu:6.2f} s")
         print(
             f"  peak memory        main {rss:.0f} MB, largest worker or git {rss_child:.0f} MB, "
             f"sum {rss + rss_child:.0f} MB"
