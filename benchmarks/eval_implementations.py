@@ -104,7 +104,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind7": ("blind7_implementations.jsonl", "blind7_negatives.jsonl"),
                "blind8": ("blind8_implementations.jsonl", "blind8_negatives.jsonl"),
                "blind9": ("blind9_implementations.jsonl", "blind9_negatives.jsonl"),
-               "blind10": ("blind10_implementations.jsonl", "blind10_negatives.jsonl")}  # fmt: skip
+               "blind10": ("blind10_implementations.jsonl", "blind10_negatives.jsonl"),
+               "blind11": ("blind11_implementations.jsonl", "blind11_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
