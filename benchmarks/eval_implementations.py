@@ -39,7 +39,11 @@ Label sets:
   frameworks outside the catalog (trlx, alignment-handbook, atropos), labelled the same way.
 * `blind9`: benchmarks/data/blind9_implementations.jsonl and blind9_negatives.jsonl: four more
   frameworks outside the catalog (unsloth, siiRL, RAGEN, agent-lightning), labelled the same way.
-* `all`: the thirteen.
+* `blind10`: benchmarks/data/blind10_implementations.jsonl and blind10_negatives.jsonl: three more
+  (torchrl, verl-tool, OpenManus-RL), labelled the same way.
+* `blind11`: benchmarks/data/blind11_implementations.jsonl and blind11_negatives.jsonl: three
+  projects that run another framework's trainers (understand-r1-zero, NeMo-Skills, open-r1).
+* `all`: the fifteen.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
