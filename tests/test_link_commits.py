@@ -534,6 +534,32 @@ def test_rloo_is_known_by_its_leave_one_out_baseline():
     assert found("Add LOO baselines", "    mean = group_sum / group_count") is None  # the plain mean
 
 
+def test_tis_is_known_by_its_capped_trainer_rollout_ratio():
+    """Truncated importance sampling under a framework's own names: the ratio of the trainer's to
+    the rollout engine's probabilities, capped from above, on one line or over a few. PPO's ratio
+    to the old policy, a two-sided clip and a cap from below are not that."""
+    linker = CommitLinker([read_catalog().methods["tis"]])
+
+    def found(message, *lines):
+        diff = added("fw/rl/loss.py", *lines)
+        return {lk.key: lk for lk in linker.link(message, [diff]).links}.get("tis")
+
+    for lines in (
+        ("    w = torch.exp(old_log_probs - rollout_log_probs).clamp(max=self.is_cap).detach()",),
+        ("    ratio = torch.exp(logps - vllm_logps)", "", "    w = torch.clamp(ratio, max=args.cap)"),
+        ("    adv = adv * torch.clamp(", "      (recomputed - rollout_logprobs).exp(),", "      max=cap,"),
+    ):
+        link = found("Correct the rollout mismatch", *lines)
+        assert (link.rel, link.rule) == (IMPLEMENTS, "computation"), lines
+    assert found("Refactor the loss", "    w = torch.exp(lp - rollout_lp).clamp(max=c)") is None  # no context
+    for lines in (
+        ("    w = torch.clamp(torch.exp(logp - old_logp), max=1 + eps_high).detach()",),
+        ("    adv = adv * torch.clamp((recomputed - rollout_logprobs).exp(), min=floor)",),
+        ("    log_ratio = torch.clamp(logp - rollout_logp, min=-20, max=20)",),
+    ):
+        assert found("Correct the rollout mismatch", *lines) is None, lines
+
+
 def test_icepop_is_known_by_its_band_mask_on_the_trainer_rollout_ratio():
     """Frameworks add IcePop under their own names: a mask keeping the tokens whose importance ratio
     lies between a lower and an upper bound, on one line or two. A cap alone (TIS), a clip mask
