@@ -33,10 +33,10 @@ _PREFIX = re.compile(r"^[rbuf]*", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Place:
-    """What an added token is: `code`, `comment`, `docstring` or `string`. For a string: whether
-    the alias is the whole literal (`"ipo"`, `"--ipo"`) and, if so, whether the literal selects
-    behaviour (`why`: compare, option-default, choices, registry-key, flag, keyword-argument);
-    empty otherwise."""
+    """What an added token is: `code`, `comment`, `docstring`, `string`, or `listed` (a name that
+    is one item of many a membership test sorts). For a string: whether the alias is the whole
+    literal (`"ipo"`, `"--ipo"`) and, if so, whether the literal selects behaviour (`why`:
+    compare, option-default, choices, registry-key, flag, keyword-argument); empty otherwise."""
 
     kind: str
     whole: bool = False
