@@ -43,7 +43,9 @@ Label sets:
   (torchrl, verl-tool, OpenManus-RL), labelled the same way.
 * `blind11`: benchmarks/data/blind11_implementations.jsonl and blind11_negatives.jsonl: three
   projects that run another framework's trainers (understand-r1-zero, NeMo-Skills, open-r1).
-* `all`: the fifteen.
+* `blind12`: benchmarks/data/blind12_implementations.jsonl and blind12_negatives.jsonl: three
+  research projects (Open-Reasoner-Zero, simpleRL-reason, Search-R1).
+* `all`: the sixteen.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -109,7 +111,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind8": ("blind8_implementations.jsonl", "blind8_negatives.jsonl"),
                "blind9": ("blind9_implementations.jsonl", "blind9_negatives.jsonl"),
                "blind10": ("blind10_implementations.jsonl", "blind10_negatives.jsonl"),
-               "blind11": ("blind11_implementations.jsonl", "blind11_negatives.jsonl")}  # fmt: skip
+               "blind11": ("blind11_implementations.jsonl", "blind11_negatives.jsonl"),
+               "blind12": ("blind12_implementations.jsonl", "blind12_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
