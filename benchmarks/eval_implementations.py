@@ -89,7 +89,7 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-from uptake.loaders.git import MinedCommit, copied_configs, copied_packages, mine_commits, resolve_repository
+from uptake.loaders.git import MinedCommit, copied_trees, mine_commits, resolve_repository
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data"
@@ -202,8 +202,7 @@ def mine_all(
 ) -> list[MinedCommit]:
     git_dir = resolve_repository(path)
     shas = git(git_dir, "rev-list", "--reverse", "HEAD").split()
-    vendored = copied_packages(git_dir, vendored)  # as the product's miners decide it
-    configs = copied_configs(git_dir, vendored)
+    vendored, configs = copied_trees(git_dir, vendored)  # as the product's miners decide them
     out: list[MinedCommit] = []
     for _, mined in mine_commits(
         [(str(git_dir), shas)], methods, workers, vendored=vendored, framework=framework, configs=configs

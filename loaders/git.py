@@ -333,35 +333,32 @@ _TOP_PACKAGE = re.compile(r"^(?:src/)?([^/]+)/__init__\.py$")
 _AUXILIARY = frozenset({"test", "tests", "testing", "examples", "scripts", "tools", "docs", "benchmarks"})
 
 
-def copied_packages(git_dir: Path | str, foreign: Iterable[str], head: str = "HEAD") -> tuple[str, ...]:
-    """Which of other frameworks' package names (`foreign`) are copies in this repository. A
-    repository whose only package at its head bears another framework's name is a fork that kept
-    the name: that package is the repository's own code, and its history is not a copy."""
-    foreign = tuple(foreign)
-    if not foreign:
-        return foreign
-    listing = run_git(git_dir, "ls-tree", "-r", "--name-only", head).splitlines()
-    packages = {m.group(1).lower() for line in listing if (m := _TOP_PACKAGE.match(line))} - _AUXILIARY
-    if len(packages) == 1 and packages <= set(foreign):
-        return tuple(p for p in foreign if p not in packages)
-    return foreign
-
-
 _CONFIG_FILE = re.compile(r"\.(?:ya?ml|toml|json)$|/configs?/[^/]+\.py$", re.I)  # config dataclasses too
 
 
-def copied_configs(git_dir: Path | str, packages: Iterable[str], head: str = "HEAD") -> tuple[str, ...]:
-    """The config files in the copied trees of `packages` at the head, as paths: a config of this
-    repository's own whose path ends as one of theirs does (three parts or more) is a copy of that
-    framework's defaults (see `CommitLinker`)."""
-    packages = {p.lower() for p in packages}
-    if not packages:
-        return ()
+def copied_trees(
+    git_dir: Path | str, foreign: Iterable[str], head: str = "HEAD"
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Which of other frameworks' package names (`foreign`) are copies in this repository, and
+    the config files in those copied trees, both read off one listing of the head.
+
+    A repository whose only package at its head bears another framework's name is a fork that kept
+    the name: that package is the repository's own code, and its history is not a copy. A config of
+    this repository's own whose path ends as a copied tree's config does (three parts or more) is a
+    copy of that framework's defaults (see `CommitLinker`)."""
+    foreign = tuple(foreign)
+    if not foreign:
+        return foreign, ()
     listing = run_git(git_dir, "ls-tree", "-r", "--name-only", head).splitlines()
-    return tuple(
+    packages = {m.group(1).lower() for line in listing if (m := _TOP_PACKAGE.match(line))} - _AUXILIARY
+    if len(packages) == 1 and packages <= set(foreign):
+        foreign = tuple(p for p in foreign if p not in packages)
+    copied = {p.lower() for p in foreign}
+    configs = tuple(
         path for path in listing
-        if _CONFIG_FILE.search(path) and path.split("/", 1)[0].lower() in packages and path.count("/") >= 2
+        if _CONFIG_FILE.search(path) and path.split("/", 1)[0].lower() in copied and path.count("/") >= 2
     )  # fmt: skip
+    return foreign, configs
 
 
 def _init_worker(
@@ -769,8 +766,7 @@ def mine_framework(
     result.abandoned = len(dropped)
     new = set(shas)
     result.remined = [sha for sha in result.remined if sha not in new]
-    vendored = copied_packages(git_dir, vendored, head)
-    configs = copied_configs(git_dir, vendored, head)
+    vendored, configs = copied_trees(git_dir, vendored, head)
     records = _history_records(
         git_dir, framework, methods, state, shas, dropped, tags, result, workers, progress, vendored, configs
     )
@@ -894,8 +890,7 @@ def mine_repository(
     git_dir = resolve_repository(repo_path)
     head = run_git(git_dir, "rev-parse", "HEAD").strip()
     shas = run_git(git_dir, "rev-list", "--reverse", head).split()
-    vendored = copied_packages(git_dir, vendored, head)
-    configs = copied_configs(git_dir, vendored, head)
+    vendored, configs = copied_trees(git_dir, vendored, head)
     commits: list[MinedCommit] = []
     for _, mined in mine_commits(
         [(str(git_dir), shas)], methods, workers, vendored=vendored, framework=framework, configs=configs
