@@ -5,9 +5,17 @@ from __future__ import annotations
 import re
 
 import pytest
+import re2
 from git_history import METHODS, Method
 from uptake.loaders.catalog import read_catalog
-from uptake.loaders.link.literals import LiteralScanner, may_match, required_fragments
+from uptake.loaders.link.literals import (
+    LiteralScanner,
+    PatternSet,
+    Prefiltered,
+    may_match,
+    relaxed,
+    required_fragments,
+)
 from uptake.loaders.link.methods import CodeAliasIndex, MethodMatcher, classify_alias, spelled_out
 
 
@@ -113,6 +121,61 @@ def test_required_fragments_never_hide_a_match(pattern, matching, lacking):
 def test_every_catalog_computation_is_ruled_out_by_fragments_first():
     computations = [m.computation for m in read_catalog().methods.values() if m.computation]
     assert computations and all(required_fragments(re.compile(c)) for c in computations)
+
+
+# Texts where look-arounds, back-references, `$` before a last line break and non-ASCII word or
+# space characters decide whether and where `re` matches.
+_TRICKY = [
+    "+ mask = ratio < low & ratio > high\n",
+    "+ keep = w < lo\n+ & w > hi\n",
+    "+ mask = adv < low & adv > high\n",
+    "x = n/(n-1) - m/(n-1)\nabc\n",
+    "ratio\u00e9 < low and ratio\u00e9 > high\u2003end\n",
+    "abab abba ba\n",
+    "",
+]
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"(?m)^\+\s*(?:mask|keep)\w*\s*=(?!=)(?![^\n]*adv)[^#\n]*?(?P<r>\b\w*(?:ratio|w)\w*)\s*<.*?(?P=r)\s*>",
+        r"(\w+)/\((\w)-1\)\s*-\s*\w+/\(\2-1\)",
+        r"(?<![a-z])ab(?=a)|ba$",
+        r"(?i)RATIO\w*\s*<\s*LOW(?#a comment)",
+        r"\w+\s+>\s*high\s\w+",
+        r"[^\w\s]+|(?>ab)ba",
+        r"\bhigh\b\Z",
+    ],
+)
+def test_relaxed_patterns_find_every_match_and_prefiltered_finds_exactly_re(pattern):
+    compiled = re.compile(pattern)
+    screen = Prefiltered(compiled)
+    loose = re2.compile(relaxed(pattern))
+    for text in _TRICKY:
+        expected = [(m.start(), m.end(), m.groups()) for m in compiled.finditer(text)]
+        # Wherever `re` matches, the relaxation matches from the same place on.
+        for start, _, _ in expected:
+            assert loose.match(text, start) is not None, (pattern, text, start)
+        assert [(m.start(), m.end(), m.groups()) for m in screen.finditer(text)] == expected
+        found = screen.search(text)
+        assert (found and (found.start(), found.end(), found.groups())) == (expected[0] if expected else None)
+
+
+def test_relaxation_drops_assertions_and_widens_classes_only_where_re_is_wider():
+    assert relaxed(r"a(?=b)(?<!c)\bd\B") == "ad"
+    assert relaxed(r"(?P<x>a+)b(?P=x)\1") == "(?:a+)b(?:a+)(?:a+)"
+    # A negated class is wider in RE2 already; a positive one takes non-ASCII characters too.
+    assert relaxed(r"[^\w]") == r"[^\w]"
+    assert relaxed(r"[\w.]") == r"[\w.\x{80}-\x{10ffff}]"
+
+
+def test_pattern_set_says_which_patterns_a_text_holds():
+    # RE2 cannot run the third: `re` reads it.
+    patterns = [r"rollout|vllm", r"\brm\b", r"(?<=a)b", r"leave[-_ ]?one[-_ ]?out"]
+    found = PatternSet(patterns, ignore_case=True)
+    for text in ("Use vLLM with the RM", "ab and Leave-one-out", "nothing here", "ab\ud800"):
+        assert found.matching(text) == {i for i, p in enumerate(patterns) if re.search(p, text, re.I)}
 
 
 def test_names_imply_their_spellings_in_prose_and_code():

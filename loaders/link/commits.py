@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 
 from ...graph.records import Evidence
 from .arxiv_ids import find_arxiv_ids
-from .literals import LiteralScanner, Prefiltered, compile_for_long_text
+from .literals import LiteralScanner, PatternSet, Prefiltered, compile_for_long_text
 from .methods import (
     CodeAlias,
     CodeAliasIndex,
@@ -771,14 +771,10 @@ class CommitLinker:
         self.reported = {m.slug for m in methods if _is_report(getattr(m, "paper_title", None))}
         # Methods known by what they compute (the catalog's `computation`), with what the change
         # must also say for the line to be that method (`computation_context`).
-        self.computations = {
-            m.slug: (
-                Prefiltered(re.compile(m.computation)),
-                compile_for_long_text(m.computation_context, ignore_case=True),
-            )
-            for m in methods
-            if getattr(m, "computation", None)
-        }
+        computing = [m for m in methods if getattr(m, "computation", None)]
+        self.computations = {m.slug: Prefiltered(re.compile(m.computation)) for m in computing}
+        # Every context read in one pass over a change's message and paths.
+        self.computation_contexts = PatternSet([m.computation_context for m in computing], ignore_case=True)
         # Preference methods train on pairs: one whose name is ambiguous needs pairs in sight.
         self.pairwise = {m.slug for m in methods if getattr(m, "family", None) == "preference"}
         # What every change shipping a method has in sight (the catalog's `shipped_with`).
@@ -804,7 +800,7 @@ class CommitLinker:
             for name in _phrases(m):
                 self.slugs_of_phrase.setdefault(name, []).append(m.slug)
         prose = [p for p in self.slugs_of_phrase if not _qualified_base(p, bases)]
-        self.citing = LiteralScanner([*_PAPER_HINT_WORDS, *self.slugs_of_title, *prose])
+        self._citing_words = {*_PAPER_HINT_WORDS, *self.slugs_of_title, *prose}
         self.words = {m.slug: _name_words(m) for m in methods}
         # Other methods' names that hold a method's name as a part (`pf_ppo` holds `ppo`).
         self.longer_names: dict[str, tuple[str, ...]] = {}
@@ -827,8 +823,10 @@ class CommitLinker:
             if re.fullmatch(r"[a-z0-9]+(?:_[a-z0-9]+){1,4}", word):
                 self.compound.setdefault(word, []).extend(slugs)
         self._compound_parts = _parts_pattern(tuple(sorted(self.compound))) if self.compound else None
-        # Which files could hold such a name at all (`decoupled_ppo`, `DecoupledPPO`): one fast pass.
-        self._compound_scan = LiteralScanner({v for w in self.compound for v in (w, w.replace("_", ""))})
+        # Which files could hold such a name at all (`decoupled_ppo`, `DecoupledPPO`), found in the
+        # same pass over a change as what cites a paper.
+        self._compound_words = {v for w in self.compound for v in (w, w.replace("_", ""))}
+        self.citing = LiteralScanner(self._citing_words | self._compound_words)
         self.vocabulary = _vocabularies(methods)
         self.known_tokens = {a.token.replace("-", "_") for a in self.index.aliases} | {
             a.token for a in self.index.aliases
@@ -841,12 +839,14 @@ class CommitLinker:
         plain: set[str] = set()  # methods an unambiguous alias names in package code
         papers: dict[str, Link] = {}
         scanned = [(f, plan) for f in files if not f.binary and (plan := _scan_plan(f.path))]
-        per_file, hints = self._hits([f for f, _ in scanned])
+        per_file, hints, compound = self._hits([f for f, _ in scanned])
         imported = self._imported_repositories(files)
         for i, ((f, (category, comments)), hits) in enumerate(zip(scanned, per_file, strict=True)):
             cited = self._citations(f, hints[i], papers) if i in hints else []
             copied = self._copied(f, imported)
-            self._link_file(f, category, comments, hits, best, code_words, plain, copied, scanned, cited)
+            self._link_file(
+                f, category, comments, hits, best, code_words, plain, copied, scanned, cited, i in compound
+            )
         # A link's words name a site or a repository ("github.com/PRIME-RL/PRIME"), not what the
         # change does; papers it links are read from the whole message below.
         # Blanking links costs a pass over the message: only for a message that may name a method.
@@ -973,7 +973,10 @@ class CommitLinker:
                 if len(slugs) != 1 or not _improves(best, slug := slugs.pop(), _DOCUMENTED_ENTRY):
                     continue
                 if own is None:
-                    own = [(g, category) for g, (category, _) in scanned if not self._copied(g, imported)]
+                    own = [  # the code files, each lower-cased once for every entry
+                        (g, g.text.lower()) for g, (category, _) in scanned
+                        if category == "code" and not self._copied(g, imported)
+                    ]  # fmt: skip
                 option = self._option_in_code(key, own, best)
                 # Entries of common options name methods in passing ("`reset`: ... as in GRPO"):
                 # the option must carry the method's name or a word describing it.
@@ -996,14 +999,15 @@ class CommitLinker:
 
     def _option_in_code(self, key: str, own: list, best: dict) -> Identifier | None:
         """Where the change's own code makes `key` (`algorithm.policy_loss_type`'s last part, or a
-        value) usable: a link it already has for that identifier, or a user-facing identifier."""
+        value) usable: a link it already has for that identifier, or a user-facing identifier.
+        `own`: the change's own code files, each with its text in lower case."""
         token = key.rsplit(".", 1)[-1].lower()
         for link in best.values():
             if link.rel == IMPLEMENTS and link.source_kind == "diff" and not (link.recipe or link.vendored):
                 if link.identifier.lower().rsplit("=", 1)[-1] == token:
                     return Identifier(link.identifier, link.location, "linked")
-        for f, category in own:
-            if category == "code" and token in f.text.lower():
+        for f, lowered in own:
+            if token in lowered:
                 found = next(_identifiers(f, lambda ident: ident.lower().strip("-") == token), None)
                 if found is not None:
                     return found
@@ -1182,10 +1186,13 @@ class CommitLinker:
                 spellings[m.slug].add(m.text.lower())
         return spellings
 
-    def _hits(self, files: list[FileDiff]) -> tuple[list[list[CodeHit]], dict[int, list[tuple[int, str]]]]:
-        """Alias hits per file (offsets into its hunk text), and where files may cite a paper, by
-        a link or by its title (file index -> offsets and what was found): one pass over the whole
-        commit, since a call costs more than most files' text."""
+    def _hits(
+        self, files: list[FileDiff]
+    ) -> tuple[list[list[CodeHit]], dict[int, list[tuple[int, str]]], set[int]]:
+        """Alias hits per file (offsets into its hunk text); where files may cite a paper, by a
+        link or by its title (file index -> offsets and what was found); and the files that may
+        name a method in words joined as an identifier: one pass over the whole commit for each
+        kind of word, since a call costs more than most files' text."""
         joined = "\n".join(f.text for f in files)
         starts = list(itertools.accumulate((len(f.text) + 1 for f in files), initial=0))
         per_file: list[list[CodeHit]] = [[] for _ in files]
@@ -1193,10 +1200,14 @@ class CommitLinker:
             i = bisect.bisect_right(starts, hit.start) - 1
             per_file[i].append(CodeHit(hit.alias, hit.start - starts[i], hit.end - starts[i]))
         hints: dict[int, list[tuple[int, str]]] = {}
+        compound: set[int] = set()
         for at, _, word in self.citing.find(joined):
             i = bisect.bisect_right(starts, at) - 1
-            hints.setdefault(i, []).append((at - starts[i], word))
-        return per_file, hints
+            if word in self._compound_words:
+                compound.add(i)
+            if word in self._citing_words:
+                hints.setdefault(i, []).append((at - starts[i], word))
+        return per_file, hints, compound
 
     def _link_file(
         self,
@@ -1210,6 +1221,7 @@ class CommitLinker:
         vendored: str = "",
         scanned: list = (),
         cited: list[Link] = (),
+        compound: bool = False,
     ) -> None:
         recipe = category == "example" or _RECIPE.search(f.path) is not None
         if category == "example" and not _RUNNABLE.search(f.path):
@@ -1243,12 +1255,7 @@ class CommitLinker:
         if category == "code" and _PYTHON.search(f.path) and "import" in f.text:
             for link in self._wiring(f):
                 _keep(best, mark(link))
-        if (
-            category == "code"
-            and _PYTHON.search(f.path)
-            and self._compound_parts is not None
-            and next(self._compound_scan.find(f.text), None) is not None
-        ):
+        if category == "code" and _PYTHON.search(f.path) and compound:
             for link in self._named_definitions(f, scanned):
                 _keep(best, mark(link))
         text = f.text
@@ -1534,10 +1541,9 @@ class CommitLinker:
         what it is for (a reward model). Frameworks name such code their own way, if at all."""
         code = None  # package code, and an example's program (a recipe that trains with it)
         said = "\n".join((message, *(f.path for f, _ in scanned)))  # one search, not one a path
-        for slug, (computes, context) in self.computations.items():
-            if (old := best.get(slug)) and old.rel == IMPLEMENTS:
-                continue
-            if not context.search(said):
+        in_context = self.computation_contexts.matching(said)
+        for number, (slug, computes) in enumerate(self.computations.items()):
+            if (old := best.get(slug)) and old.rel == IMPLEMENTS or number not in in_context:
                 continue
             if code is None:
                 code = [

@@ -91,21 +91,144 @@ def may_match(needs: tuple[frozenset[str], ...], text: str) -> bool:
 
 
 class Prefiltered:
-    """A compiled pattern that runs only on text holding the fragments every match needs: for
-    patterns searched over whole diffs, most of which cannot match."""
+    """A compiled pattern that runs only from the first place where RE2 finds its relaxation
+    (`relaxed`), or where RE2 cannot run that, only on text holding the fragments every match
+    needs: for patterns searched over whole diffs, most of which cannot match. Python's `re` then
+    finds the matches themselves, so they are exactly `re`'s; the first pass only skips text
+    where none can start."""
 
-    __slots__ = ("pattern", "needs", "groupindex")
+    __slots__ = ("pattern", "needs", "groupindex", "_screen")
 
     def __init__(self, pattern: re.Pattern):
         self.pattern = pattern
         self.needs = required_fragments(pattern)
         self.groupindex = pattern.groupindex
+        self._screen = _compile_relaxed(pattern)
+
+    def _start(self, text: str) -> int:
+        """Where the first match may start (the start of its line), or -1 when none can."""
+        if self._screen is None:
+            return 0 if may_match(self.needs, text) else -1
+        try:  # one pass, where looking for each needed fragment costs one each
+            found = self._screen.search(text)
+        except UnicodeEncodeError:  # a lone surrogate: RE2 reads UTF-8 only
+            return 0
+        return -1 if found is None else text.rfind("\n", 0, found.start()) + 1
 
     def search(self, text: str) -> re.Match | None:
-        return self.pattern.search(text) if may_match(self.needs, text) else None
+        return None if (start := self._start(text)) < 0 else self.pattern.search(text, start)
 
     def finditer(self, text: str) -> Iterator[re.Match]:
-        return self.pattern.finditer(text) if may_match(self.needs, text) else iter(())
+        return iter(()) if (start := self._start(text)) < 0 else self.pattern.finditer(text, start)
+
+
+# Outside a negated class, what `re` counts as word, space or digit characters beyond ASCII, which
+# RE2's classes never match: added so the relaxation matches wherever `re` does.
+_NON_ASCII = "\\x{80}-\\x{10ffff}"
+_WIDENED = {"\\w", "\\s", "\\d"}
+
+
+def relaxed(pattern: str) -> str:
+    """A pattern for RE2 that matches, starting at the same place, wherever `pattern` matches in
+    Python's `re`: look-arounds and `\\b`, `\\B` are dropped (they only restrict), `$` may end any
+    line, a back-reference becomes what its group matches, groups stop capturing, and `\\w`, `\\s`,
+    `\\d` also take every non-ASCII character. ValueError for what it does not handle (inline
+    verbose or ASCII flags)."""
+    out: list[str] = []
+    open_groups: list[tuple[str, int, tuple[str, ...]]] = []  # (kind, where in `out`, its names)
+    groups: dict[str, str] = {}  # number or name -> the group's relaxed source
+    opened = 0  # capturing groups opened so far: `re` numbers them in that order
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            esc = pattern[i : i + 2]
+            out.append(_relaxed_escape(esc, groups))
+            i += 2
+        elif ch == "[":
+            end = _class_end(pattern, i)
+            body = pattern[i + 1 : end]
+            if not body.startswith("^") and any(w in body for w in _WIDENED):
+                body += _NON_ASCII
+            out.append(f"[{body}]")
+            i = end + 1
+        elif ch == "(":
+            m = _GROUP_OPENER.match(pattern, i)
+            name, reference, lookaround, flags, flags_end = m.group(1, 2, 3, 4, 5)
+            i = m.end()
+            if reference:
+                out.append(f"(?:{groups[reference]})")
+            elif m.group(0).startswith("(?#"):
+                pass
+            elif flags_end == ")":
+                if set(flags) & set("axL"):
+                    raise ValueError(f"inline flags {flags!r} are not relaxed")
+                out.append(m.group(0))
+            elif lookaround:
+                open_groups.append(("assert", len(out), ()))
+            elif m.group(0) == "(" or name:
+                opened += 1
+                open_groups.append(("capture", len(out), (str(opened), *([name] if name else []))))
+                out.append("(?:")
+            else:  # (?:, (?i:, (?> (RE2 has no atomic groups; a plain one matches more)
+                open_groups.append(("group", len(out), ()))
+                out.append(f"(?{flags}:" if flags_end == ":" else "(?:")
+        elif ch == ")":
+            kind, begun, names = open_groups.pop()
+            if kind == "assert":
+                del out[begun:]
+            else:
+                out.append(")")
+                groups.update(dict.fromkeys(names, "".join(out[begun + 1 : -1])))
+            i += 1
+        else:
+            # `re`'s `$` also matches before a last line break; RE2's multi-line `$` before any.
+            out.append("(?m:$)" if ch == "$" else ch)
+            i += 1
+    return "".join(out)
+
+
+def _relaxed_escape(esc: str, groups: dict[str, str]) -> str:
+    if esc[1:].isdigit():  # patterns with ten groups or more are not relaxed (`_compile_relaxed`)
+        return f"(?:{groups[esc[1:]]})"
+    if esc in ("\\b", "\\B"):
+        return ""
+    if esc == "\\Z":
+        return "\\z"
+    if esc in _WIDENED:
+        return f"[{esc}{_NON_ASCII}]"
+    return esc
+
+
+def _class_end(pattern: str, i: int) -> int:
+    """The index of the `]` closing the class that opens at `i`."""
+    j = i + 1 + (pattern[i + 1 : i + 2] == "^")
+    j += pattern[j : j + 1] == "]"  # a `]` first in the class is a literal
+    while pattern[j] != "]":
+        j += 2 if pattern[j] == "\\" else 1
+    return j
+
+
+# What follows a `(`: a named group, a back-reference, a look-around, a comment, inline flags
+# (alone or opening a group), an atomic group, or nothing (a capturing group).
+_GROUP_OPENER = re.compile(r"\((?:\?(?:P<(\w+)>|P=(\w+)\)|([=!]|<[=!])|\#[^)]*\)|([aiLmsux-]*)([:)])|>))?")
+
+
+def _compile_relaxed(pattern: re.Pattern):
+    """RE2's compilation of the pattern's relaxation, or None where there is none."""
+    if pattern.flags & (re.VERBOSE | re.ASCII) or pattern.groups > 9:
+        return None
+    flags = "".join(f for f, bit in (("i", re.I), ("m", re.M), ("s", re.S)) if pattern.flags & bit)
+    try:
+        source = relaxed(pattern.pattern)
+    except (ValueError, KeyError, IndexError):
+        return None
+    options = re2.Options()
+    options.log_errors = False
+    try:
+        return re2.compile(f"(?{flags}){source}" if flags else source, options)
+    except re2.error:
+        return None
 
 
 def _needs(items) -> list[frozenset[str]]:
@@ -149,3 +272,34 @@ def compile_for_long_text(pattern: str, *, ignore_case: bool = False):
         return re2.compile(pattern, options)
     except re2.error:
         return re.compile(pattern, re.IGNORECASE if ignore_case else 0)
+
+
+class PatternSet:
+    """Which of several patterns a text holds, in one pass: RE2's set matching for the patterns
+    RE2 can run, `re` for the rest. For a text read against many patterns, where a call each
+    (and the text encoded for each) costs more than the search."""
+
+    def __init__(self, patterns: Iterable[str], *, ignore_case: bool = False):
+        self._patterns = [re.compile(p, re.IGNORECASE if ignore_case else 0) for p in patterns]
+        options = re2.Options()
+        options.case_sensitive = not ignore_case
+        options.log_errors = False
+        self._set = re2.Set.SearchSet(options)
+        self._in_set: list[int] = []  # the set's index -> the pattern's number
+        for number, pattern in enumerate(self._patterns):
+            try:
+                self._set.Add(pattern.pattern)
+                self._in_set.append(number)
+            except re2.error:
+                pass
+        self._set.Compile()
+        self._others = sorted(set(range(len(self._patterns))) - set(self._in_set))
+
+    def matching(self, text: str) -> set[int]:
+        """The numbers (in the order given) of the patterns that occur in `text`."""
+        try:
+            found = {self._in_set[i] for i in self._set.Match(text) or ()} if self._in_set else set()
+            others = self._others
+        except UnicodeEncodeError:  # a lone surrogate: RE2 reads UTF-8 only
+            found, others = set(), range(len(self._patterns))
+        return found | {n for n in others if self._patterns[n].search(text)}
