@@ -350,7 +350,10 @@ class AddedBlocks:
     def _block_start(self, line_start: int) -> int:
         """Offset of the first line of the run of added lines holding `line_start`."""
         if self._breaks is None:
-            self._breaks = self._positions(_NOT_ADDED)
+            # Each found as a line break and the next line's first character: `re` finds a line
+            # break fast, while it tries a multi-line `^` at every position.
+            first = [0] if self.text[:1] in _NOT_ADDED_FIRST else []
+            self._breaks = first + [at + 1 for at in self._positions(_NOT_ADDED)]
         k = bisect.bisect_left(self._breaks, line_start) - 1
         return 0 if k < 0 else self.text.find("\n", self._breaks[k]) + 1
 
@@ -381,7 +384,8 @@ _CODE_PLACE = Place("code")
 _MAY_LIST = re.compile(
     r"[^\n]*\bin\s*[(\[{]|[ \t]*(?:[\w.]+[ \t]*,[ \t]*)*[\w.]+[ \t]*,?[ \t]*[)\]}]*[ \t]*$", re.M
 )
-_NOT_ADDED = re.compile(r"^[-@\\ ]", re.M)  # removed lines, hunk headers, "\ No newline"
+_NOT_ADDED_FIRST = ("-", "@", "\\", " ")  # removed lines, hunk headers, "\ No newline"
+_NOT_ADDED = re.compile(r"\n[-@\\ ]")  # such a line after another
 # Reasons a literal selects that its own line shows whatever surrounds it.
 _LINE_DECIDES = {
     "compare",
@@ -400,22 +404,26 @@ _UNREACHED_CLASS = "its new module is reached by nothing in this change"
 _PACKAGE_INIT = re.compile(r"^((?:[^/]+/)*?)([^/]+)/__init__\.py$")  # folder, package
 _PACKAGING = re.compile(r"^((?:[^/]+/)*?)(?:setup\.py|pyproject\.toml)$")
 _IMPORT = re.compile(rf"\+\s*{_IMPORT_STATEMENT}")  # at an added line's start
-_ENTRY = re.compile(r"__main__|\bregist\w*\(|@\w*regist|add_argument\(")  # runs or registers itself
+# A module that runs or registers itself.
+_ENTRY = Prefiltered(re.compile(r"__main__|\bregist\w*\(|@\w*regist|add_argument\("))
 _RECIPE = re.compile(r"(?:^|/)recipes?/", re.I)
 _RUNNABLE = re.compile(r"\.(?:sh|ya?ml|py|toml|json)$", re.I)
 _RECIPE_CONFIG = re.compile(r"\.(?:sh|ya?ml|toml|json)$", re.I)  # a recipe that only sets options
 _DIFF_LINE_BREAK = re.compile(r"\s*\n\+\s*")  # between two added lines of one match
-_LAUNCH = re.compile(r"^\+[^#\n]*?(?:\s-m\s+|python3?\s+)([A-Za-z_]\w*)[./]", re.M)  # the package run
+# A script's launch of a package (group 1: the package run).
+_LAUNCH = Prefiltered(re.compile(r"^\+[^#\n]*?(?:\s-m\s+|python3?\s+)([A-Za-z_]\w*)[./]", re.M))
 _ASSIGNED = re.compile(r"[\w.-]+\s*[=:]\s*[\"']?$")  # `adv_estimator=`, `loss_type: "`
 # A quoted item of a list a recipe assigns: `loss_types=("sigmoid" "ipo")`, `losses = ["dpo", "ipo"]`.
 _LISTED = re.compile(r"[\w.-]+\s*[=:]\s*[(\[](?:\s*[\"'][\w.-]*[\"']\s*,?)*\s*[\"']$")
 _STRING = re.compile(r"""(["'])(-{0,2}[A-Za-z][\w.-]{2,48})\1""")
 # A CLI flag's literal, or a key read from a configuration (`cfg.get("key", default)`).
 _FLAG_STRING = re.compile(r"""(?:(?<=\.get\()|(?=["']-))(["'])(-{0,2}[A-Za-z][\w.-]{2,48})\1""")
-_CLASS_DEF = re.compile(r"^\+\s*class\s+([A-Za-z_]\w{2,48})", re.M)
-_FIELD = re.compile(r"^\+\s*([a-z_][a-z0-9_]{2,48})\s*:\s*[\w\[\]., |\"']+=", re.M)
+_CLASS_DEF = Prefiltered(re.compile(r"^\+\s*class\s+([A-Za-z_]\w{2,48})", re.M))
+_FIELD = Prefiltered(re.compile(r"^\+\s*([a-z_][a-z0-9_]{2,48})\s*:\s*[\w\[\]., |\"']+=", re.M))
 # A field declared by its type alone, as in a TypedDict config (`ratio_clip_c: float`).
-_TYPED_FIELD = re.compile(r"^\+[ \t]+([a-z_][a-z0-9_]{2,48})[ \t]*:[ \t]*[\w\[\]., |\"']*[\w\]][ \t]*$", re.M)
+_TYPED_FIELD = Prefiltered(
+    re.compile(r"^\+[ \t]+([a-z_][a-z0-9_]{2,48})[ \t]*:[ \t]*[\w\[\]., |\"']*[\w\]][ \t]*$", re.M)
+)
 _YAML_KEY = re.compile(r"^\+\s*-?\s*([A-Za-z_][\w-]{2,48})\s*:", re.M)
 _SELECT_CUE = re.compile(
     r"==|!=|\bin\s*[(\[{]|choices|Literal\[|regist|default|\bcase\b|add_argument|[A-Z_]{3,}\s*=|\.get\("
@@ -1644,7 +1652,7 @@ def _called_elsewhere(name: str, scanned: list) -> bool:
     return any(name in f.text and pattern.search(f.text) for f, _ in scanned)
 
 
-_PAIRS = re.compile(r"chosen|rejected|prefer|pairwise|dpo", re.IGNORECASE)
+_PAIRS = Prefiltered(re.compile(r"chosen|rejected|prefer|pairwise|dpo", re.IGNORECASE))
 
 
 def _works_on_pairs(message: str, scanned: list) -> bool:

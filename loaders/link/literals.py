@@ -7,6 +7,7 @@ DFA over bytes, several times faster, which is what lets the miner keep pace wit
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator
 from re import _constants, _parser  # the parse tree `re` itself compiles from
@@ -91,11 +92,10 @@ def may_match(needs: tuple[frozenset[str], ...], text: str) -> bool:
 
 
 class Prefiltered:
-    """A compiled pattern that runs only from the first place where RE2 finds its relaxation
-    (`relaxed`), or where RE2 cannot run that, only on text holding the fragments every match
-    needs: for patterns searched over whole diffs, most of which cannot match. Python's `re` then
-    finds the matches themselves, so they are exactly `re`'s; the first pass only skips text
-    where none can start."""
+    """A compiled pattern for text searched whole (a file's diff), where most positions cannot
+    start a match and Python's `re` tries every one. In ASCII text, RE2 finds where the pattern's
+    relaxation (`relaxed`) matches next, and `re` searches from there; elsewhere, `re` runs only on
+    text holding the fragments every match needs. Either way the matches are exactly `re`'s."""
 
     __slots__ = ("pattern", "needs", "groupindex", "_screen")
 
@@ -105,21 +105,36 @@ class Prefiltered:
         self.groupindex = pattern.groupindex
         self._screen = _compile_relaxed(pattern)
 
-    def _start(self, text: str) -> int:
-        """Where the first match may start (the start of its line), or -1 when none can."""
-        if self._screen is None:
-            return 0 if may_match(self.needs, text) else -1
-        try:  # one pass, where looking for each needed fragment costs one each
-            found = self._screen.search(text)
-        except UnicodeEncodeError:  # a lone surrogate: RE2 reads UTF-8 only
-            return 0
-        return -1 if found is None else text.rfind("\n", 0, found.start()) + 1
+    def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> Iterator[re.Match]:
+        end = len(text) if endpos is None else endpos
+        data = _ascii(text) if self._screen is not None else None  # else RE2's offsets are not ours
+        if data is not None:
+            return self._screened(text, data, pos, end)
+        return self.pattern.finditer(text, pos, end) if may_match(self.needs, text) else iter(())
 
-    def search(self, text: str) -> re.Match | None:
-        return None if (start := self._start(text)) < 0 else self.pattern.search(text, start)
+    def search(self, text: str, pos: int = 0, endpos: int | None = None) -> re.Match | None:
+        return next(self.finditer(text, pos, endpos), None)
 
-    def finditer(self, text: str) -> Iterator[re.Match]:
-        return iter(()) if (start := self._start(text)) < 0 else self.pattern.finditer(text, start)
+    def _screened(self, text: str, data: bytes, pos: int, end: int) -> Iterator[re.Match]:
+        """`re`'s matches: `re` tries only where RE2 finds the relaxation matching, since no match
+        of the pattern starts anywhere else."""
+        while pos <= end:
+            found = self._screen.Match(_UNANCHORED, data, pos, end)[0][0]
+            if found < 0:
+                return
+            m = self.pattern.match(text, found, end)
+            if m is None:
+                pos = found + 1
+                continue
+            yield m
+            pos = m.end() + (m.end() == m.start())
+
+
+@functools.lru_cache(maxsize=4)
+def _ascii(text: str) -> bytes | None:
+    """The bytes of an ASCII text, where offsets in bytes are offsets in characters; None for any
+    other text. Encoded once for the several patterns searched in it in turn."""
+    return text.encode("ascii") if text.isascii() else None
 
 
 # Outside a negated class, what `re` counts as word, space or digit characters beyond ASCII, which
@@ -225,10 +240,10 @@ def _compile_relaxed(pattern: re.Pattern):
         return None
     options = re2.Options()
     options.log_errors = False
-    try:
-        return re2.compile(f"(?{flags}){source}" if flags else source, options)
-    except re2.error:
-        return None
+    # The binding's own entry point, as in `LiteralScanner`: its Python layer costs more per call
+    # than most searches.
+    compiled = _re2.RE2((f"(?{flags}){source}" if flags else source).encode(), options)
+    return compiled if compiled.ok() else None
 
 
 def _needs(items) -> list[frozenset[str]]:
