@@ -146,6 +146,8 @@ _TRICKY = [
         r"\w+\s+>\s*high\s\w+",
         r"[^\w\s]+|(?>ab)ba",
         r"\bhigh\b\Z",
+        r"(?m)^\+ \w+ = \w+$",
+        r"o\Z|b$",
     ],
 )
 def test_relaxed_patterns_find_every_match_and_prefiltered_finds_exactly_re(pattern):
@@ -160,6 +162,10 @@ def test_relaxed_patterns_find_every_match_and_prefiltered_finds_exactly_re(patt
         assert [(m.start(), m.end(), m.groups()) for m in screen.finditer(text)] == expected
         found = screen.search(text)
         assert (found and (found.start(), found.end(), found.groups())) == (expected[0] if expected else None)
+        # Within a span, as `re` reads one: `$` and `\Z` match at its end.
+        for pos, endpos in ((1, len(text) - 1), (2, len(text) // 2)):
+            spanned = [(m.start(), m.end(), m.groups()) for m in compiled.finditer(text, pos, endpos)]
+            assert [(m.start(), m.end(), m.groups()) for m in screen.finditer(text, pos, endpos)] == spanned
 
 
 def test_relaxation_drops_assertions_and_widens_classes_only_where_re_is_wider():

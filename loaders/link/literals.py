@@ -118,6 +118,8 @@ class Prefiltered:
     def _screened(self, text: str, data: bytes, pos: int, end: int) -> Iterator[re.Match]:
         """`re`'s matches: `re` tries only where RE2 finds the relaxation matching, since no match
         of the pattern starts anywhere else."""
+        if end < len(data):  # `re` reads the text as ending there (`$` matches), RE2 a view that does
+            data = memoryview(data)[:end]
         while pos <= end:
             found = self._screen.Match(_UNANCHORED, data, pos, end)[0][0]
             if found < 0:
