@@ -1263,7 +1263,7 @@ class CommitLinker:
         if category == "code" and _PYTHON.search(f.path) and "import" in f.text:
             for link in self._wiring(f):
                 _keep(best, mark(link))
-        if category == "code" and _PYTHON.search(f.path) and compound:
+        if category == "code" and _PYTHON.search(f.path) and compound:  # a name in joined words
             for link in self._named_definitions(f, scanned):
                 _keep(best, mark(link))
         text = f.text

@@ -94,7 +94,7 @@ def may_match(needs: tuple[frozenset[str], ...], text: str) -> bool:
 class Prefiltered:
     """A compiled pattern for text searched whole (a file's diff), where most positions cannot
     start a match and Python's `re` tries every one. In ASCII text, RE2 finds where the pattern's
-    relaxation (`relaxed`) matches next, and `re` searches from there; elsewhere, `re` runs only on
+    relaxation (`relaxed`) matches, and `re` tries only those places; elsewhere, `re` runs only on
     text holding the fragments every match needs. Either way the matches are exactly `re`'s."""
 
     __slots__ = ("pattern", "needs", "groupindex", "_screen")
