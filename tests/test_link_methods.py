@@ -12,6 +12,7 @@ from uptake.loaders.link.literals import (
     LiteralScanner,
     PatternSet,
     Prefiltered,
+    Screens,
     may_match,
     relaxed,
     required_fragments,
@@ -174,6 +175,17 @@ def test_relaxation_drops_assertions_and_widens_classes_only_where_re_is_wider()
     # A negated class is wider in RE2 already; a positive one takes non-ASCII characters too.
     assert relaxed(r"[^\w]") == r"[^\w]"
     assert relaxed(r"[\w.]") == r"[\w.\x{80}-\x{10ffff}]"
+
+
+def test_screens_never_rule_out_a_pattern_that_matches():
+    patterns = [re.compile(p) for p in (r"(?<![a-z])ab(?=a)", r"(?m)^\+ \w+ = \w+$", r"(\w)x\1", r"zzz")]
+    screens = Screens(patterns)
+    for text in _TRICKY + ["+ a = b\n", "axa and ab a"]:
+        matching = {i for i, p in enumerate(patterns) if p.search(text)}
+        may = screens.may_match(text)
+        assert matching <= may
+        if text.isascii():  # RE2 reads it: a pattern that cannot occur is ruled out
+            assert 3 not in may
 
 
 def test_pattern_set_says_which_patterns_a_text_holds():

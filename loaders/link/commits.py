@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 
 from ...graph.records import Evidence
 from .arxiv_ids import find_arxiv_ids
-from .literals import LiteralScanner, PatternSet, Prefiltered, compile_for_long_text
+from .literals import LiteralScanner, PatternSet, Prefiltered, Screens, compile_for_long_text
 from .methods import (
     CodeAlias,
     CodeAliasIndex,
@@ -781,6 +781,8 @@ class CommitLinker:
         # must also say for the line to be that method (`computation_context`).
         computing = [m for m in methods if getattr(m, "computation", None)]
         self.computations = {m.slug: Prefiltered(re.compile(m.computation)) for m in computing}
+        # Which of them a file may compute, all read in one pass over it.
+        self.computation_screens = Screens(c.pattern for c in self.computations.values())
         # Every context read in one pass over a change's message and paths.
         self.computation_contexts = PatternSet([m.computation_context for m in computing], ignore_case=True)
         # Preference methods train on pairs: one whose name is ambiguous needs pairs in sight.
@@ -1555,11 +1557,16 @@ class CommitLinker:
                 continue
             if code is None:
                 code = [
-                    (f, category == "example") for f, (category, _) in scanned
+                    (f, category == "example", self.computation_screens.may_match(f.text))
+                    for f, (category, _) in scanned
                     if (category == "code" or category == "example" and _PYTHON.search(f.path))
                     and not self._copied_from(f.path)
                 ]  # fmt: skip
-            found = next(((c, recipe) for f, recipe in code if (c := _computing_line(f, computes))), None)
+            computed = (
+                (c, recipe) for f, recipe, may in code
+                if number in may and (c := _computing_line(f, computes))
+            )  # fmt: skip
+            found = next(computed, None)
             if found:
                 (where, text), recipe = found
                 link = Link(IMPLEMENTS, "Method", slug, "diff", where, text[:80], "computation", 0.75)

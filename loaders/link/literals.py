@@ -231,8 +231,8 @@ def _class_end(pattern: str, i: int) -> int:
 _GROUP_OPENER = re.compile(r"\((?:\?(?:P<(\w+)>|P=(\w+)\)|([=!]|<[=!])|\#[^)]*\)|([aiLmsux-]*)([:)])|>))?")
 
 
-def _compile_relaxed(pattern: re.Pattern):
-    """RE2's compilation of the pattern's relaxation, or None where there is none."""
+def _relaxed_source(pattern: re.Pattern) -> str | None:
+    """The pattern's relaxation with its flags, for RE2; None where there is none."""
     if pattern.flags & (re.VERBOSE | re.ASCII) or pattern.groups > 9:
         return None
     flags = "".join(f for f, bit in (("i", re.I), ("m", re.M), ("s", re.S)) if pattern.flags & bit)
@@ -240,12 +240,47 @@ def _compile_relaxed(pattern: re.Pattern):
         source = relaxed(pattern.pattern)
     except (ValueError, KeyError, IndexError):
         return None
+    return f"(?{flags}){source}" if flags else source
+
+
+def _options() -> re2.Options:
     options = re2.Options()
-    options.log_errors = False
+    options.log_errors = False  # a pattern RE2 cannot run is expected, not an error
+    return options
+
+
+def _compile_relaxed(pattern: re.Pattern):
+    """RE2's compilation of the pattern's relaxation, or None where there is none."""
+    source = _relaxed_source(pattern)
+    if source is None:
+        return None
     # The binding's own entry point, as in `LiteralScanner`: its Python layer costs more per call
     # than most searches.
-    compiled = _re2.RE2((f"(?{flags}){source}" if flags else source).encode(), options)
+    compiled = _re2.RE2(source.encode(), _options())
     return compiled if compiled.ok() else None
+
+
+class Screens:
+    """Which of several patterns may match a text, read in one RE2 pass: their relaxations in one
+    RE2 set. A pattern without a relaxation, or any pattern in non-ASCII text, always may."""
+
+    def __init__(self, patterns: Iterable[re.Pattern]):
+        self._set = _re2.Set(_UNANCHORED, _options())
+        self._in_set: list[int] = []  # the set's index -> the pattern's number
+        self._always: set[int] = set()
+        for number, pattern in enumerate(patterns):
+            source = _relaxed_source(pattern)
+            if source is not None and self._set.Add(source.encode()) >= 0:
+                self._in_set.append(number)
+            else:
+                self._always.add(number)
+        self._set.Compile()
+
+    def may_match(self, text: str) -> set[int]:
+        data = _ascii(text)
+        if data is None:
+            return self._always | set(self._in_set)
+        return self._always | {self._in_set[i] for i in self._set.Match(data) or ()}
 
 
 def _needs(items) -> list[frozenset[str]]:
