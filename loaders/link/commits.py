@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 
 from ...graph.records import Evidence
 from .arxiv_ids import find_arxiv_ids
-from .literals import LiteralScanner, PatternSet, Prefiltered, Screens, compile_for_long_text
+from .literals import LiteralScanner, PatternSet, Prefiltered, Screens, compile_for_long_text, utf8
 from .methods import (
     CodeAlias,
     CodeAliasIndex,
@@ -1204,14 +1204,15 @@ class CommitLinker:
         name a method in words joined as an identifier: one pass over the whole commit for each
         kind of word, since a call costs more than most files' text."""
         joined = "\n".join(f.text for f in files)
+        data = utf8(joined)  # encoded once for both scans
         starts = list(itertools.accumulate((len(f.text) + 1 for f in files), initial=0))
         per_file: list[list[CodeHit]] = [[] for _ in files]
-        for hit in self.index.scan(joined):
+        for hit in self.index.scan(joined, data):
             i = bisect.bisect_right(starts, hit.start) - 1
             per_file[i].append(CodeHit(hit.alias, hit.start - starts[i], hit.end - starts[i]))
         hints: dict[int, list[tuple[int, str]]] = {}
         compound: set[int] = set()
-        for at, _, word in self.citing.find(joined):
+        for at, _, word in self.citing.find(joined, data):
             i = bisect.bisect_right(starts, at) - 1
             if word in self._compound_words:
                 compound.add(i)

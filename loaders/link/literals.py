@@ -54,11 +54,12 @@ class LiteralScanner:
         if self._regexp is not None and not self._regexp.ok():
             raise ValueError(f"cannot compile the word list: {self._regexp.error()}")
 
-    def find(self, text: str) -> Iterator[tuple[int, int, str]]:
-        """(start, end, word) of each occurrence, offsets into `text`."""
+    def find(self, text: str, data: bytes | None = None) -> Iterator[tuple[int, int, str]]:
+        """(start, end, word) of each occurrence, offsets into `text`; `data`: the text's bytes
+        (`utf8`), where a caller reads one text with several scanners."""
         if self._regexp is None:
             return
-        data = text.encode("utf-8", "surrogatepass")
+        data = utf8(text) if data is None else data
         ascii_only = len(data) == len(text)
         byte_at = char_at = 0
         pos = 0
@@ -70,6 +71,11 @@ class LiteralScanner:
                 byte_at = start
                 start = char_at
             yield start, start + len(word), word
+
+
+def utf8(text: str) -> bytes:
+    """The bytes a `LiteralScanner` reads (a lone surrogate, which no diff should hold, passes)."""
+    return text.encode("utf-8", "surrogatepass")
 
 
 # What a regular expression needs of a text, read off its parse tree: a pattern whose search

@@ -376,9 +376,10 @@ class CodeAliasIndex:
         """Other methods spelled by the same alias (`reinforce`), sorted."""
         return sorted(self._slugs_of.get((alias.kind, alias.token, alias.value), set()) - {alias.slug})
 
-    def scan(self, text: str) -> Iterable[CodeHit]:
-        """Token hits in `text` (any case); callers judge each hit by its line."""
-        for start, end, token in self._tokens.find(text):
+    def scan(self, text: str, data: bytes | None = None) -> Iterable[CodeHit]:
+        """Token hits in `text` (any case; `data`: its bytes, if the caller has them); callers judge
+        each hit by its line."""
+        for start, end, token in self._tokens.find(text, data):
             for alias in self.by_token[token]:
                 yield CodeHit(alias, start, end)
 
