@@ -133,6 +133,7 @@ _TRICKY = [
     "x = n/(n-1) - m/(n-1)\nabc\n",
     "ratio\u00e9 < low and ratio\u00e9 > high\u2003end\n",
     "abab abba ba\n",
+    "\u00e9 abab \u4e2d abba \u00fc ba\n+ keep = w\u00e9 < lo & w\u00e9 > hi\n+ x\u00e9 = y\n",
     "",
 ]
 

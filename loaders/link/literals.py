@@ -99,9 +99,10 @@ def may_match(needs: tuple[frozenset[str], ...], text: str) -> bool:
 
 class Prefiltered:
     """A compiled pattern for text searched whole (a file's diff), where most positions cannot
-    start a match and Python's `re` tries every one. In ASCII text, RE2 finds where the pattern's
-    relaxation (`relaxed`) matches, and `re` tries only those places; elsewhere, `re` runs only on
-    text holding the fragments every match needs. Either way the matches are exactly `re`'s."""
+    start a match and Python's `re` tries every one. RE2 finds where the pattern's relaxation
+    (`relaxed`) matches, and `re` tries only those places; where RE2 cannot run the relaxation or
+    read the text, `re` runs only on text holding the fragments every match needs. Either way the
+    matches are exactly `re`'s."""
 
     __slots__ = ("pattern", "needs", "groupindex", "_screen")
 
@@ -113,7 +114,7 @@ class Prefiltered:
 
     def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> Iterator[re.Match]:
         end = len(text) if endpos is None else endpos
-        data = _ascii(text) if self._screen is not None else None  # else RE2's offsets are not ours
+        data = _encoded(text) if self._screen is not None else None
         if data is not None:
             return self._screened(text, data, pos, end)
         return self.pattern.finditer(text, pos, end) if may_match(self.needs, text) else iter(())
@@ -124,12 +125,15 @@ class Prefiltered:
     def _screened(self, text: str, data: bytes, pos: int, end: int) -> Iterator[re.Match]:
         """`re`'s matches: `re` tries only where RE2 finds the relaxation matching, since no match
         of the pattern starts anywhere else."""
-        if end < len(data):  # `re` reads the text as ending there (`$` matches), RE2 a view that does
-            data = memoryview(data)[:end]
+        offsets = _Offsets(text, data)
+        stop = len(data) if end == len(text) else len(text[:end].encode())
+        if stop < len(data):  # `re` reads the text as ending there (`$` matches), RE2 a view that does
+            data = memoryview(data)[:stop]
         while pos <= end:
-            found = self._screen.Match(_UNANCHORED, data, pos, end)[0][0]
+            found = self._screen.Match(_UNANCHORED, data, offsets.to_bytes(pos), stop)[0][0]
             if found < 0:
                 return
+            found = offsets.to_chars(found)
             m = self.pattern.match(text, found, end)
             if m is None:
                 pos = found + 1
@@ -138,11 +142,40 @@ class Prefiltered:
             pos = m.end() + (m.end() == m.start())
 
 
+class _Offsets:
+    """Offsets into a text and into its UTF-8 bytes, converted moving forward only: each part of
+    the text is measured once however many matches are converted."""
+
+    __slots__ = ("text", "data", "chars", "bytes", "same")
+
+    def __init__(self, text: str, data: bytes):
+        self.text, self.data = text, data
+        self.same = len(text) == len(data)  # ASCII: the offsets are the same
+        self.chars = self.bytes = 0
+
+    def to_bytes(self, chars: int) -> int:
+        if self.same:
+            return chars
+        self.bytes += len(self.text[self.chars : chars].encode())
+        self.chars = chars
+        return self.bytes
+
+    def to_chars(self, at: int) -> int:
+        if self.same:
+            return at
+        self.chars += len(self.data[self.bytes : at].decode())
+        self.bytes = at
+        return self.chars
+
+
 @functools.lru_cache(maxsize=4)
-def _ascii(text: str) -> bytes | None:
-    """The bytes of an ASCII text, where offsets in bytes are offsets in characters; None for any
-    other text. Encoded once for the several patterns searched in it in turn."""
-    return text.encode("ascii") if text.isascii() else None
+def _encoded(text: str) -> bytes | None:
+    """A text's UTF-8 bytes, encoded once for the several patterns searched in it in turn; None
+    where it holds a lone surrogate, which RE2 cannot read."""
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        return None
 
 
 # Outside a negated class, what `re` counts as word, space or digit characters beyond ASCII, which
@@ -268,7 +301,7 @@ def _compile_relaxed(pattern: re.Pattern):
 
 class Screens:
     """Which of several patterns may match a text, read in one RE2 pass: their relaxations in one
-    RE2 set. A pattern without a relaxation, or any pattern in non-ASCII text, always may."""
+    RE2 set. A pattern without a relaxation always may, and any pattern in a text RE2 cannot read."""
 
     def __init__(self, patterns: Iterable[re.Pattern]):
         self._set = _re2.Set(_UNANCHORED, _options())
@@ -283,7 +316,7 @@ class Screens:
         self._set.Compile()
 
     def may_match(self, text: str) -> set[int]:
-        data = _ascii(text)
+        data = _encoded(text)
         if data is None:
             return self._always | set(self._in_set)
         return self._always | {self._in_set[i] for i in self._set.Match(data) or ()}
