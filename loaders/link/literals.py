@@ -282,8 +282,9 @@ def _relaxed_source(pattern: re.Pattern) -> str | None:
     return f"(?{flags}){source}" if flags else source
 
 
-def _options() -> re2.Options:
+def _options(ignore_case: bool = False) -> re2.Options:
     options = re2.Options()
+    options.case_sensitive = not ignore_case
     options.log_errors = False  # a pattern RE2 cannot run is expected, not an error
     return options
 
@@ -299,27 +300,39 @@ def _compile_relaxed(pattern: re.Pattern):
     return compiled if compiled.ok() else None
 
 
+class _SourceSet:
+    """RE2's set matching over several pattern sources, each known by its number in the order
+    given: which of those RE2 runs occur in a text's bytes. `outside`: the numbers of the sources
+    it does not run (None, or one RE2 cannot compile)."""
+
+    def __init__(self, sources: Iterable[str | None], ignore_case: bool = False):
+        self._set = _re2.Set(_UNANCHORED, _options(ignore_case))
+        self._in_set: list[int] = []  # the set's index -> the source's number
+        self.outside: list[int] = []
+        for number, source in enumerate(sources):
+            if source is not None and self._set.Add(source.encode()) >= 0:
+                self._in_set.append(number)
+            else:
+                self.outside.append(number)
+        self._set.Compile()
+        self.numbers = range(len(self._in_set) + len(self.outside))
+
+    def occurring(self, data: bytes) -> set[int]:
+        return {self._in_set[i] for i in self._set.Match(data) or ()}
+
+
 class Screens:
     """Which of several patterns may match a text, read in one RE2 pass: their relaxations in one
     RE2 set. A pattern without a relaxation always may, and any pattern in a text RE2 cannot read."""
 
     def __init__(self, patterns: Iterable[re.Pattern]):
-        self._set = _re2.Set(_UNANCHORED, _options())
-        self._in_set: list[int] = []  # the set's index -> the pattern's number
-        self._always: set[int] = set()
-        for number, pattern in enumerate(patterns):
-            source = _relaxed_source(pattern)
-            if source is not None and self._set.Add(source.encode()) >= 0:
-                self._in_set.append(number)
-            else:
-                self._always.add(number)
-        self._set.Compile()
+        self._set = _SourceSet(_relaxed_source(p) for p in patterns)
 
     def may_match(self, text: str) -> set[int]:
         data = _encoded(text)
         if data is None:
-            return self._always | set(self._in_set)
-        return self._always | {self._in_set[i] for i in self._set.Match(data) or ()}
+            return set(self._set.numbers)
+        return self._set.occurring(data) | set(self._set.outside)
 
 
 def _needs(items) -> list[frozenset[str]]:
@@ -356,11 +369,8 @@ def compile_for_long_text(pattern: str, *, ignore_case: bool = False):
     by `re`; both answer `.search(text)`. For a pattern searched over whole diffs: Python's `re`
     tries a case-insensitive alternation at every position, RE2 runs it as an automaton, tens of
     times faster. RE2's `\\w` and `\\b` are ASCII, which is what code is written in."""
-    options = re2.Options()
-    options.case_sensitive = not ignore_case
-    options.log_errors = False  # a pattern RE2 cannot run is expected, not an error
     try:
-        return re2.compile(pattern, options)
+        return re2.compile(pattern, _options(ignore_case))
     except re2.error:
         return re.compile(pattern, re.IGNORECASE if ignore_case else 0)
 
@@ -372,25 +382,13 @@ class PatternSet:
 
     def __init__(self, patterns: Iterable[str], *, ignore_case: bool = False):
         self._patterns = [re.compile(p, re.IGNORECASE if ignore_case else 0) for p in patterns]
-        options = re2.Options()
-        options.case_sensitive = not ignore_case
-        options.log_errors = False
-        self._set = re2.Set.SearchSet(options)
-        self._in_set: list[int] = []  # the set's index -> the pattern's number
-        for number, pattern in enumerate(self._patterns):
-            try:
-                self._set.Add(pattern.pattern)
-                self._in_set.append(number)
-            except re2.error:
-                pass
-        self._set.Compile()
-        self._others = sorted(set(range(len(self._patterns))) - set(self._in_set))
+        self._set = _SourceSet((p.pattern for p in self._patterns), ignore_case)
 
     def matching(self, text: str) -> set[int]:
         """The numbers (in the order given) of the patterns that occur in `text`."""
-        try:
-            found = {self._in_set[i] for i in self._set.Match(text) or ()} if self._in_set else set()
-            others = self._others
-        except UnicodeEncodeError:  # a lone surrogate: RE2 reads UTF-8 only
-            found, others = set(), range(len(self._patterns))
+        data = _encoded(text)
+        if data is None:  # a lone surrogate: RE2 reads UTF-8 only
+            found, others = set(), self._set.numbers
+        else:
+            found, others = self._set.occurring(data), self._set.outside
         return found | {n for n in others if self._patterns[n].search(text)}
