@@ -815,13 +815,14 @@ class CommitLinker:
         # Other methods' names that hold a method's name as a part (`pf_ppo` holds `ppo`).
         self.longer_names: dict[str, tuple[str, ...]] = {}
         for slug, own in self.words.items():
-            parts = _parts_pattern(own) if own else None
+            # `_ppo_` inside `_pf_ppo_`: a part of a name, without compiling a pattern for each
+            parts = [f"_{word}_" for word in own]
             self.longer_names[slug] = tuple(
                 w
                 for other, ws in self.words.items()
-                if other != slug and parts
+                if other != slug
                 for w in ws
-                if "_" in w and parts.search(w)
+                if "_" in w and any(part in f"_{w}_" for part in parts)
             )
         # Names in words as identifier parts (`decoupled_ppo`): a definition carrying one is named
         # after the method; one word (`grpo`) says too little in a function's name unless the
@@ -1263,15 +1264,15 @@ class CommitLinker:
                         link, rel=MENTIONS, confidence=0.5, needs_signal="", rule=_UNREACHED
                     )
                 _keep(best, _mark(link, recipe=recipe, vendored=copy_of or vendored))
-        if category == "code" and _PYTHON.search(f.path) and "import" in f.text:
+        python = category == "code" and _PYTHON.search(f.path) is not None
+        if python and "import" in f.text:
             for link in self._wiring(f):
                 _keep(best, mark(link))
-        if category == "code" and _PYTHON.search(f.path) and compound:  # a name in joined words
+        if python and compound:  # a name in joined words
             for link in self._named_definitions(f, scanned):
                 _keep(best, mark(link))
         text = f.text
-        python = category == "code" and _PYTHON.search(f.path) is not None
-        blocks = AddedBlocks(text) if python else None
+        blocks = AddedBlocks(text) if python and hits else None
         settled: set[str] = set()  # methods nothing later in this file can improve
         # Prose in package code naming or citing a method: the documentation of a new option?
         own = not (recipe or vendored or copy_of)  # this framework's own package code

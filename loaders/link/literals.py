@@ -19,11 +19,13 @@ _IDENTIFIER = "a-z0-9_"
 _UNANCHORED = _re2.RE2.Anchor.UNANCHORED
 
 
+# ASCII punctuation (and controls) as RE2 hex escapes; everything else stands for itself.
+_ESCAPES = {c: f"\\x{{{c:02x}}}" for c in range(128) if not (chr(c).isalnum() or chr(c) == "_")}
+
+
 def _escape(word: str) -> str:
     """A literal in RE2 syntax: ASCII punctuation as hex escapes, everything else as it is."""
-    return "".join(
-        f"\\x{{{ord(ch):02x}}}" if ch.isascii() and not (ch.isalnum() or ch == "_") else ch for ch in word
-    )
+    return word.translate(_ESCAPES)
 
 
 class LiteralScanner:
