@@ -602,10 +602,17 @@ def test_vendored_copies_and_recipes_are_marked():
     link = copied["kto"]
     assert link.rel == IMPLEMENTS and link.vendored == "otherfw" and link.confidence < 0.95
     assert link.evidence().props()["vendored"] is True and "vendored copy of otherfw" in link.rule
-    # A recipe launching the other framework's package sets that package's options, not its own.
-    for command, vendored in (("python3 -m otherfw.trainer.main", "otherfw"), ("python -m fw.train", "")):
-        run = added("examples/run_dapo.sh", f"{command} \\", "  loss_type=dapo")
-        assert {lk.key: lk for lk in linker.link("Example", [run]).links}["dapo"].vendored == vendored
+    # A launcher of the other framework's package that arrives with the copy is the copy's example;
+    # one added on its own is the wrapper's recipe: its users run what it sets.
+    copy = added("otherfw/trainer/main.py", "def main():", status="A")
+    for command, files, vendored in (
+        ("python3 -m otherfw.trainer.main", [copy], "otherfw"),
+        ("python3 -m otherfw.trainer.main", [], ""),
+        ("python -m fw.train", [copy], ""),
+    ):
+        run = added("examples/run_dapo.sh", f"{command} \\", "  loss_type=dapo", status="A")
+        dapo = {lk.key: lk for lk in linker.link("Example", [run, *files]).links}["dapo"]
+        assert (dapo.rel, dapo.vendored, dapo.recipe) == (IMPLEMENTS, vendored, True)
     recipe = links("Example", added("examples/run_dapo.sh", "python -m fw.train loss_type=dapo \\"))
     assert recipe[("Method", "dapo")].rel == IMPLEMENTS
     assert recipe[("Method", "dapo")].evidence().props()["implementation"] == "recipe"

@@ -852,9 +852,10 @@ class CommitLinker:
         scanned = [(f, plan) for f in files if not f.binary and (plan := _scan_plan(f.path))]
         per_file, hints, compound = self._hits([f for f, _ in scanned])
         imported = self._imported_repositories(files)
+        arriving = self._arriving(files, imported)
         for i, ((f, (category, comments)), hits) in enumerate(zip(scanned, per_file, strict=True)):
             cited = self._citations(f, hints[i], papers) if i in hints else []
-            copied = self._copied(f, imported)
+            copied = self._copied(f, imported, arriving)
             self._link_file(
                 f, category, comments, hits, best, code_words, plain, copied, scanned, cited, i in compound
             )
@@ -883,12 +884,12 @@ class CommitLinker:
                                                "message", a.text, a.rule, 0.9))  # fmt: skip
         spelled = self._learn_spellings(message, named, scanned, best)
         displaced = {}  # what a recipe named after a method stands in for, until its signal is checked
-        for slug, link in self._named_recipes(scanned, imported).items():
+        for slug, link in self._named_recipes(scanned, imported, arriving).items():
             if (old := best.get(slug)) is None or old.rel != IMPLEMENTS:
                 displaced[slug], best[slug] = old, link
         self._second_signals(message, best, named, plain, papers, scanned)
         spelled += self._variants_spelled_as_parent(message, named, best)
-        for link in self._documented_entries(scanned, best, imported):
+        for link in self._documented_entries(scanned, best, imported, arriving):
             _keep(best, link)
         for slug, old in displaced.items():
             if best[slug].rel == IMPLEMENTS:
@@ -963,7 +964,9 @@ class CommitLinker:
         best[variant.slug] = Link(IMPLEMENTS, "Method", variant.slug, **evidence)
         return [Link(SPELLS, "Method", variant.slug, **evidence)]
 
-    def _documented_entries(self, scanned: list, best: dict, imported: dict) -> Iterator[Link]:
+    def _documented_entries(
+        self, scanned: list, best: dict, imported: dict, arriving: frozenset
+    ) -> Iterator[Link]:
         """An option the change adds, whose entry in the documentation the change adds names one
         method (`- ``gspo``: ... implements the GSPO-token variant`, a bullet for a config key
         whose paragraph says it approximates Decoupled PPO): the option implements that method.
@@ -971,7 +974,7 @@ class CommitLinker:
         docs = [  # an entry's option is in code font
             f
             for f, (category, _) in scanned
-            if category == "doc" and "`" in f.text and not self._copied(f, imported)
+            if category == "doc" and "`" in f.text and not self._copied(f, imported, arriving)
         ]
         own: list | None = None  # the change's own files, read only for an entry that names a method
         for f in docs:
@@ -986,7 +989,7 @@ class CommitLinker:
                 if own is None:
                     own = [  # the code files, each lower-cased once for every entry
                         (g, g.text.lower()) for g, (category, _) in scanned
-                        if category == "code" and not self._copied(g, imported)
+                        if category == "code" and not self._copied(g, imported, arriving)
                     ]  # fmt: skip
                 option = self._option_in_code(key, own, best)
                 # Entries of common options name methods in passing ("`reset`: ... as in GRPO"):
@@ -1473,9 +1476,18 @@ class CommitLinker:
     def _module_aliases(self, path: str) -> tuple[CodeAlias, ...]:
         return tuple(self.index.path_hits(path))
 
-    def _copied(self, f: FileDiff, imported: dict[str, str]) -> str:
-        """The other framework a file of the change is a copy of, or runs, or ''."""
-        return self._copied_from(f.path) or _inside_import(f, imported) or self._runs_other(f)
+    def _copied(self, f: FileDiff, imported: dict[str, str], arriving: frozenset) -> str:
+        """The other framework a file of the change is a copy of, or runs as part of the copy it
+        brings, or ''. A launcher of a copy added on its own is the wrapper's: users run it."""
+        if found := self._copied_from(f.path) or _inside_import(f, imported):
+            return found
+        return launched if (launched := self._runs_other(f)) in arriving else ""
+
+    def _arriving(self, files: list[FileDiff], imported: dict[str, str]) -> frozenset:
+        """Other frameworks whose copied trees this change adds files to: their examples and
+        launchers come with the copy."""
+        added = {self._copied_from(f.path) for f in files if f.status == "A"}
+        return frozenset((added | set(imported.values())) - {""})
 
     def _runs_other(self, f: FileDiff) -> str:
         """The other framework whose package a runnable script or config launches
@@ -1529,7 +1541,7 @@ class CommitLinker:
                 out[folder] = foreign.pop()
         return out
 
-    def _named_recipes(self, scanned: list, imported: dict[str, str]) -> dict[str, Link]:
+    def _named_recipes(self, scanned: list, imported: dict[str, str], arriving: frozenset) -> dict[str, Link]:
         """Methods a new runnable recipe config is named after (`gsm8k_reinforce_baseline.yaml`).
         It runs the method when the change also says so (a second signal); alone, the name may
         be a dataset's or the method's family."""
@@ -1539,7 +1551,7 @@ class CommitLinker:
                 continue
             if category != "example" and not _RECIPE.search(f.path):
                 continue
-            vendored = self._copied(f, imported)
+            vendored = self._copied(f, imported, arriving)
             for alias in self.index.path_hits(f.path):
                 if alias.kind != "path" and alias.slug not in found:
                     link = Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:1", alias.alias,
