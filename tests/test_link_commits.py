@@ -16,6 +16,7 @@ from uptake.loaders.link.commits import (
     path_category,
     reverted_sha,
 )
+from uptake.loaders.link.python_code import is_stub
 
 LINKER = CommitLinker(METHODS)
 
@@ -34,7 +35,13 @@ def links(message: str, *files: FileDiff) -> dict[tuple[str, str], object]:
     [
         (added("fw/grpo.py", "class GRPOTrainer(Base):"), "grpo", "class-def"),
         (
-            added("fw/trainers/grpo_trainer.py", "@register_trainer", "def train(): ...", status="A"),
+            added(
+                "fw/trainers/grpo_trainer.py",
+                "@register_trainer",
+                "def train(cfg):",
+                "    return run(cfg)",
+                status="A",
+            ),
             "grpo",
             "new-file",
         ),
@@ -438,6 +445,37 @@ def test_new_module_implements_only_when_reached():
     assert (wired[("Method", "kto")].rel, wired[("Method", "kto")].rule) == (IMPLEMENTS, "new-file")
     later = links("Use the helper", added("fw/trainer.py", "from fw.losses.kto import loss"))
     assert (later[("Method", "kto")].rel, later[("Method", "kto")].rule) == (IMPLEMENTS, "wiring")
+
+
+def test_a_new_module_that_only_promises_implements_nothing():
+    # It runs itself (`__main__`), so users reach it; but what they reach does nothing yet.
+    stub = ('"""GRPO."""', "def command(*, config):", '    """Train with GRPO."""', "    # logic goes here",
+            "    print(config)", 'if __name__ == "__main__":', "    command()")  # fmt: skip
+    found = links("Scaffold", added("fw/grpo/command.py", *stub, status="A"))[("Method", "grpo")]
+    assert (found.rel, found.rule) == (MENTIONS, "new-file; its functions do nothing yet")
+    real = (*stub[:4], "    return GRPOTrainer(config).train()", *stub[5:])
+    found = links("Scaffold", added("fw/grpo/command.py", *real, status="A"))[("Method", "grpo")]
+    assert (found.rel, found.rule) == (IMPLEMENTS, "new-file")
+    # An empty file, a package marker or a placeholder, implements nothing either.
+    assert ("Method", "grpo") not in links(
+        "Scaffold", FileDiff("fw/grpo/__init__.py", "A", None, 0, 0, False, "")
+    )
+
+
+@pytest.mark.parametrize(
+    ("lines", "stub"),
+    [
+        (["def loss(x):", "    raise NotImplementedError"], True),
+        (["class Loss(Base):", '    """A loss."""', "    def __call__(self, x):", "        pass"], True),
+        (["import torch", "app = App()", "def main():", "    return None"], True),
+        (["def loss(x):", "    return -x.mean()"], False),
+        (["class Config:", "    beta: float = 0.1", "    def check(self):", "        pass"], False),
+        (["x = 1"], False),  # no function: nothing promised
+        (["def loss(x:"], False),  # not Python that parses
+    ],
+)
+def test_stub_modules(lines, stub):
+    assert is_stub("\n".join(lines)) is stub
 
 
 def test_a_package_inside_a_private_one_is_reached_only_by_an_import_from_outside():

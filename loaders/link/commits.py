@@ -65,7 +65,7 @@ from .methods import (
     own_words,
     spelled_out,
 )
-from .python_code import Place, PythonBlock
+from .python_code import Place, PythonBlock, is_stub
 
 IMPLEMENTS = "IMPLEMENTS"
 # An implementation found only in another framework's copied tree is stored under its own type.
@@ -400,6 +400,7 @@ _TRIPLE_QUOTE, _TRIPLE_APOS = '"' * 3, "'" * 3
 
 
 _UNREACHED = "new-file; nothing in this change imports, registers or runs it"
+_STUB = "new-file; its functions do nothing yet"
 _UNREACHED_CLASS = "its new module is reached by nothing in this change"
 _PACKAGE_INIT = re.compile(r"^((?:[^/]+/)*?)([^/]+)/__init__\.py$")  # folder, package
 _PACKAGING = re.compile(r"^((?:[^/]+/)*?)(?:setup\.py|pyproject\.toml)$")
@@ -1243,8 +1244,9 @@ class CommitLinker:
             recipe = False
         mark = functools.partial(_mark, recipe=recipe, vendored=vendored)
         copy_of = "" if vendored else self._config_copy_of(f.path)
-        reached = None  # whether the change reaches this file, if it is new: read once, when needed
-        if f.status == "A" and category == "code":
+        reached = stub = None  # for a new file: whether the change reaches it, whether it only
+        # holds stubs; each read once, when needed
+        if f.status == "A" and category == "code" and f.added:  # an empty file implements nothing
             for alias in self.index.path_hits(f.path):
                 doubt = self._doubt(alias)
                 if doubt and not _module_named(f.path, alias.token):
@@ -1265,6 +1267,10 @@ class CommitLinker:
                 ):
                     link = dataclasses.replace(
                         link, rel=MENTIONS, confidence=0.5, needs_signal="", rule=_UNREACHED
+                    )
+                elif stub := (_new_stub(f) if stub is None else stub):
+                    link = dataclasses.replace(
+                        link, rel=MENTIONS, confidence=0.5, needs_signal="", rule=_STUB
                     )
                 _keep(best, _mark(link, recipe=recipe, vendored=copy_of or vendored))
         python = category == "code" and _PYTHON.search(f.path) is not None
@@ -1697,6 +1703,13 @@ def _computing_line(f: FileDiff, computes: Prefiltered) -> tuple[str, str] | Non
 
 
 _PRIVATE = re.compile(r"(?:^|/)_(?!_)\w*/")  # a folder of a private package (`_lite/`)
+
+
+def _new_stub(f: FileDiff) -> bool:
+    """Whether a new Python module only holds stubs (`python_code.is_stub`)."""
+    if not _PYTHON.search(f.path):
+        return False
+    return is_stub("\n".join(line[1:] for line in f.text.splitlines() if line.startswith("+")))
 
 
 def _reached(f: FileDiff, scanned: list) -> bool:

@@ -10,6 +10,7 @@ Only blocks holding an alias hit are tokenized, so the cost follows the hits, no
 
 from __future__ import annotations
 
+import ast
 import io
 import keyword
 import re
@@ -351,3 +352,44 @@ def _tokens(text: str, col_fix: int = 0) -> tuple[list[tokenize.TokenInfo], tupl
 def _unshift(tok: tokenize.TokenInfo, n: int) -> tokenize.TokenInfo:
     (sr, sc), (er, ec) = tok.start, tok.end
     return tok._replace(start=(sr, sc - n if sr == 1 else sc), end=(er, ec - n if er == 1 else ec))
+
+
+def is_stub(source: str) -> bool:
+    """Whether a new module only promises: it defines functions, and none of them does anything
+    (a docstring, `pass`, `...`, a `print`, `raise NotImplementedError`, a bare `return`), nor
+    does anything else in it beyond imports, assignments and a `__main__` guard. A file named
+    after a method that only holds such stubs is scaffolding, not the method."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    return bool(functions) and all(_inert(n) for n in tree.body)
+
+
+def _inert(node: ast.stmt) -> bool:
+    if isinstance(node, ast.Import | ast.ImportFrom | ast.Assign | ast.Pass):
+        return True
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return all(_does_nothing(n) for n in node.body)
+    if isinstance(node, ast.ClassDef):
+        return all(_inert(n) or _does_nothing(n) for n in node.body)
+    if isinstance(node, ast.If):  # `if __name__ == "__main__":` runs what the module defines
+        return "__main__" in ast.unparse(node.test)
+    return _does_nothing(node)
+
+
+def _does_nothing(node: ast.stmt) -> bool:
+    if isinstance(node, ast.Pass):
+        return True
+    if isinstance(node, ast.Expr):  # a docstring, `...`, or a `print(...)`
+        value = node.value
+        if isinstance(value, ast.Constant):
+            return True
+        return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "print"
+    if isinstance(node, ast.Return):
+        return node.value is None or isinstance(node.value, ast.Constant)
+    if isinstance(node, ast.Raise) and node.exc is not None:
+        exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+        return isinstance(exc, ast.Name) and exc.id == "NotImplementedError"
+    return False
