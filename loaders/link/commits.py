@@ -401,6 +401,7 @@ _TRIPLE_QUOTE, _TRIPLE_APOS = '"' * 3, "'" * 3
 
 _UNREACHED = "new-file; nothing in this change imports, registers or runs it"
 _STUB = "new-file; its functions do nothing yet"
+_STUB_LINES = 60  # the longest module read for stubs
 _UNREACHED_CLASS = "its new module is reached by nothing in this change"
 _PACKAGE_INIT = re.compile(r"^((?:[^/]+/)*?)([^/]+)/__init__\.py$")  # folder, package
 _PACKAGING = re.compile(r"^((?:[^/]+/)*?)(?:setup\.py|pyproject\.toml)$")
@@ -1706,8 +1707,9 @@ _PRIVATE = re.compile(r"(?:^|/)_(?!_)\w*/")  # a folder of a private package (`_
 
 
 def _new_stub(f: FileDiff) -> bool:
-    """Whether a new Python module only holds stubs (`python_code.is_stub`)."""
-    if not _PYTHON.search(f.path):
+    """Whether a new Python module only holds stubs (`python_code.is_stub`). Stubs are short: a
+    longer module is not parsed to find out (most new modules under a method's folder are long)."""
+    if not _PYTHON.search(f.path) or f.added > _STUB_LINES:
         return False
     return is_stub("\n".join(line[1:] for line in f.text.splitlines() if line.startswith("+")))
 
