@@ -853,11 +853,10 @@ class CommitLinker:
         papers: dict[str, Link] = {}
         scanned = [(f, plan) for f in files if not f.binary and (plan := _scan_plan(f.path))]
         per_file, hints, compound = self._hits([f for f, _ in scanned])
-        imported = self._imported_repositories(files)
-        arriving = self._arriving(files, imported)
+        copy_of = self._copies(files)
         for i, ((f, (category, comments)), hits) in enumerate(zip(scanned, per_file, strict=True)):
             cited = self._citations(f, hints[i], papers) if i in hints else []
-            copied = self._copied(f, imported, arriving)
+            copied = copy_of(f)
             self._link_file(
                 f, category, comments, hits, best, code_words, plain, copied, scanned, cited, i in compound
             )
@@ -886,12 +885,12 @@ class CommitLinker:
                                                "message", a.text, a.rule, 0.9))  # fmt: skip
         spelled = self._learn_spellings(message, named, scanned, best)
         displaced = {}  # what a recipe named after a method stands in for, until its signal is checked
-        for slug, link in self._named_recipes(scanned, imported, arriving).items():
+        for slug, link in self._named_recipes(scanned, copy_of).items():
             if (old := best.get(slug)) is None or old.rel != IMPLEMENTS:
                 displaced[slug], best[slug] = old, link
         self._second_signals(message, best, named, plain, papers, scanned)
         spelled += self._variants_spelled_as_parent(message, named, best)
-        for link in self._documented_entries(scanned, best, imported, arriving):
+        for link in self._documented_entries(scanned, best, copy_of):
             _keep(best, link)
         for slug, old in displaced.items():
             if best[slug].rel == IMPLEMENTS:
@@ -967,16 +966,14 @@ class CommitLinker:
         return [Link(SPELLS, "Method", variant.slug, **evidence)]
 
     def _documented_entries(
-        self, scanned: list, best: dict, imported: dict, arriving: frozenset
+        self, scanned: list, best: dict, copy_of: Callable[[FileDiff], str]
     ) -> Iterator[Link]:
         """An option the change adds, whose entry in the documentation the change adds names one
         method (`- ``gspo``: ... implements the GSPO-token variant`, a bullet for a config key
         whose paragraph says it approximates Decoupled PPO): the option implements that method.
         A method named with its variant stands for the variant. Copied trees document the copy."""
         docs = [  # an entry's option is in code font
-            f
-            for f, (category, _) in scanned
-            if category == "doc" and "`" in f.text and not self._copied(f, imported, arriving)
+            f for f, (category, _) in scanned if category == "doc" and "`" in f.text and not copy_of(f)
         ]
         own: list | None = None  # the change's own files, read only for an entry that names a method
         for f in docs:
@@ -991,7 +988,7 @@ class CommitLinker:
                 if own is None:
                     own = [  # the code files, each lower-cased once for every entry
                         (g, g.text.lower()) for g, (category, _) in scanned
-                        if category == "code" and not self._copied(g, imported, arriving)
+                        if category == "code" and not copy_of(g)
                     ]  # fmt: skip
                 option = self._option_in_code(key, own, best)
                 # Entries of common options name methods in passing ("`reset`: ... as in GRPO"):
@@ -1483,18 +1480,19 @@ class CommitLinker:
     def _module_aliases(self, path: str) -> tuple[CodeAlias, ...]:
         return tuple(self.index.path_hits(path))
 
-    def _copied(self, f: FileDiff, imported: dict[str, str], arriving: frozenset) -> str:
-        """The other framework a file of the change is a copy of, or runs as part of the copy it
-        brings, or ''. A launcher of a copy added on its own is the wrapper's: users run it."""
-        if found := self._copied_from(f.path) or _inside_import(f, imported):
-            return found
-        return launched if (launched := self._runs_other(f)) in arriving else ""
+    def _copies(self, files: list[FileDiff]) -> Callable[[FileDiff], str]:
+        """For one change: the other framework a file of it is a copy of, or runs as part of the
+        copy the change brings, or ''. Examples and launchers arrive with the copy they run; a
+        launcher of a copy added on its own is the wrapper's: its users run it."""
+        imported = self._imported_repositories(files)
+        arriving = {self._copied_from(f.path) for f in files if f.status == "A"} | set(imported.values())
 
-    def _arriving(self, files: list[FileDiff], imported: dict[str, str]) -> frozenset:
-        """Other frameworks whose copied trees this change adds files to: their examples and
-        launchers come with the copy."""
-        added = {self._copied_from(f.path) for f in files if f.status == "A"}
-        return frozenset((added | set(imported.values())) - {""})
+        def copy_of(f: FileDiff) -> str:
+            if found := self._copied_from(f.path) or _inside_import(f, imported):
+                return found
+            return launched if (launched := self._runs_other(f)) in arriving else ""
+
+        return copy_of
 
     def _runs_other(self, f: FileDiff) -> str:
         """The other framework whose package a runnable script or config launches
@@ -1548,7 +1546,7 @@ class CommitLinker:
                 out[folder] = foreign.pop()
         return out
 
-    def _named_recipes(self, scanned: list, imported: dict[str, str], arriving: frozenset) -> dict[str, Link]:
+    def _named_recipes(self, scanned: list, copy_of: Callable[[FileDiff], str]) -> dict[str, Link]:
         """Methods a new runnable recipe config is named after (`gsm8k_reinforce_baseline.yaml`).
         It runs the method when the change also says so (a second signal); alone, the name may
         be a dataset's or the method's family."""
@@ -1558,7 +1556,7 @@ class CommitLinker:
                 continue
             if category != "example" and not _RECIPE.search(f.path):
                 continue
-            vendored = self._copied(f, imported, arriving)
+            vendored = copy_of(f)
             for alias in self.index.path_hits(f.path):
                 if alias.kind != "path" and alias.slug not in found:
                     link = Link(IMPLEMENTS, "Method", alias.slug, "diff", f"{f.path}:1", alias.alias,
@@ -1711,7 +1709,7 @@ def _new_stub(f: FileDiff) -> bool:
     longer module is not parsed to find out (most new modules under a method's folder are long)."""
     if not _PYTHON.search(f.path) or f.added > _STUB_LINES:
         return False
-    return is_stub("\n".join(line[1:] for line in f.text.splitlines() if line.startswith("+")))
+    return is_stub("\n".join(_added_lines(f.text).values()))
 
 
 def _reached(f: FileDiff, scanned: list) -> bool:
