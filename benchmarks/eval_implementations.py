@@ -45,7 +45,10 @@ Label sets:
   projects that run another framework's trainers (understand-r1-zero, NeMo-Skills, open-r1).
 * `blind12`: benchmarks/data/blind12_implementations.jsonl and blind12_negatives.jsonl: three
   research projects (Open-Reasoner-Zero, simpleRL-reason, Search-R1).
-* `all`: the sixteen.
+* `blind13`: benchmarks/data/blind13_implementations.jsonl and blind13_negatives.jsonl: five
+  projects with training code of their own (minimind, nanochat, alpaca_farm, MOSS-RLHF,
+  simple_GRPO).
+* `all`: the seventeen.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -112,7 +115,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind9": ("blind9_implementations.jsonl", "blind9_negatives.jsonl"),
                "blind10": ("blind10_implementations.jsonl", "blind10_negatives.jsonl"),
                "blind11": ("blind11_implementations.jsonl", "blind11_negatives.jsonl"),
-               "blind12": ("blind12_implementations.jsonl", "blind12_negatives.jsonl")}  # fmt: skip
+               "blind12": ("blind12_implementations.jsonl", "blind12_negatives.jsonl"),
+               "blind13": ("blind13_implementations.jsonl", "blind13_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
