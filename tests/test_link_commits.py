@@ -447,6 +447,38 @@ def test_new_module_implements_only_when_reached():
     assert (later[("Method", "kto")].rel, later[("Method", "kto")].rule) == (IMPLEMENTS, "wiring")
 
 
+def test_a_script_whose_top_level_loop_trains_runs_itself():
+    # Launched by `deepspeed` or `torchrun` as it is: no `__main__` guard, no import needed.
+    script = ("def grpo_step(batch):", "    return loss(batch)", "engine = setup()",
+              "for step in range(100):", "    engine.backward(grpo_step(next_batch()))")  # fmt: skip
+    found = links("Add files", added("grpo_train.py", *script, status="A"))[("Method", "grpo")]
+    assert (found.rel, found.rule) == (IMPLEMENTS, "new-file")
+    # The same definitions with nothing run at the module's top level are a library module.
+    library = links("Add files", added("grpo_train.py", *script[:3], status="A"))[("Method", "grpo")]
+    assert library.rel == MENTIONS and library.rule.startswith("new-file; nothing in this change")
+
+
+def test_a_folder_spelled_with_plus_plus_names_that_method():
+    linker = CommitLinker([read_catalog().methods[s] for s in ("reinforce", "reinforce-pp")])
+    script = ("def step(batch):", "    return loss(batch)", "for batch in loader:", "    step(batch)")
+    found = {
+        lk.key: lk
+        for lk in linker.link("Add files", [added("simple-reinforce++/train.py", *script, status="A")]).links
+    }
+    assert found["reinforce-pp"].rel == IMPLEMENTS and "reinforce" not in found
+
+
+def test_a_typo_fix_implements_nothing():
+    # The line sits in a docstring whose opening quotes lie outside a diff without context.
+    docstring = added("scripts/train.py", "3) We use DAPO style normalization that is token-level.")
+    assert links("Update train.py: use DAPO", docstring)[("Method", "dapo")].rel == IMPLEMENTS
+    for subject in ('typo in comments: change "GAPO" to "DAPO"', "[docs] Fix typo: DAPO (#12)",
+                    "docs(rl): fix a typo in the DAPO note"):  # fmt: skip
+        fixed = links(subject, docstring)[("Method", "dapo")]
+        assert (fixed.rel, fixed.rule) == (MENTIONS, "typo-fix")
+    assert links("Add DAPO and fix a typo", docstring)[("Method", "dapo")].rel == IMPLEMENTS
+
+
 def test_a_new_module_that_only_promises_implements_nothing():
     # It runs itself (`__main__`), so users reach it; but what they reach does nothing yet.
     stub = ('"""GRPO."""', "def command(*, config):", '    """Train with GRPO."""', "    # logic goes here",

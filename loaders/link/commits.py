@@ -27,18 +27,18 @@ IMPLEMENTS (the commit makes the method usable):
   recipe-file     a new runnable recipe named after the method, with a second signal
 
 MENTIONS (the commit talks about it): documents, comments, citations, tests alone,
-examples alone, the commit message alone, and everything a revert adds; a new module that
-nothing in the change reaches (and a method's class in it, unless the change gives a second
-signal); TODOs; a string that is an item of a loop's literal iterable (`for t in ("KTOTrainer",)`).
+examples alone, the commit message alone, and everything a revert or a typo fix adds; a new
+module that nothing in the change reaches (and a method's class in it, unless the change gives a
+second signal); TODOs; a string that is an item of a loop's literal iterable (`for t in ("KTOTrainer",)`).
 
 Guards: vendored third-party paths, another framework's package and a whole repository copied in
-are marked vendored; reverts never implement; catalog-flagged ambiguous aliases, plain words,
-aliases two methods share and role classes of one common word (`RewardConfig`, unless the file
-imports another framework's package) count only in option contexts, never as bare words, and then
-need a second signal in the same change (the arXiv id or paper title, the message naming the
-method, an unambiguous alias in package code, the method named beside it or in the
-documentation the change adds). A value two methods share selects, where it selects behaviour,
-the one whose own name it is (`"reinforce"` is REINFORCE, not REINFORCE++ that lists it).
+are marked vendored; reverts and typo fixes never implement; catalog-flagged ambiguous aliases,
+plain words, aliases two methods share and role classes of one common word (`RewardConfig`, unless
+the file imports another framework's package) count only in option contexts, never as bare words,
+and then need a second signal in the same change (the arXiv id or paper title, the message naming
+the method, an unambiguous alias in package code, the method named beside it or in the documentation
+the change adds). A value two methods share selects, where it selects behaviour, the one whose own
+name it is (`"reinforce"` is REINFORCE, not REINFORCE++ that lists it).
 """
 
 from __future__ import annotations
@@ -406,8 +406,9 @@ _UNREACHED_CLASS = "its new module is reached by nothing in this change"
 _PACKAGE_INIT = re.compile(r"^((?:[^/]+/)*?)([^/]+)/__init__\.py$")  # folder, package
 _PACKAGING = re.compile(r"^((?:[^/]+/)*?)(?:setup\.py|pyproject\.toml)$")
 _IMPORT = re.compile(rf"\+\s*{_IMPORT_STATEMENT}")  # at an added line's start
-# A module that runs or registers itself.
-_ENTRY = Prefiltered(re.compile(r"__main__|\bregist\w*\(|@\w*regist|add_argument\("))
+# A module that runs or registers itself; a loop at a module's top level is a script's own work
+# (a training loop launched by `torchrun` or `deepspeed`, with no `__main__` guard).
+_ENTRY = Prefiltered(re.compile(r"__main__|\bregist\w*\(|@\w*regist|add_argument\(|^\+(?:for|while) ", re.M))
 _RECIPE = re.compile(r"(?:^|/)recipes?/", re.I)
 _RUNNABLE = re.compile(r"\.(?:sh|ya?ml|py|toml|json)$", re.I)
 _RECIPE_CONFIG = re.compile(r"\.(?:sh|ya?ml|toml|json)$", re.I)  # a recipe that only sets options
@@ -545,6 +546,14 @@ _UPKEEP = re.compile(
     r"^\W*(?:\[[^\]]*\]\W*)*(?:(?:fix|docs?|tests?|refactor|chore|ci|style|build|perf|revert)\b(?:\([^)]*\))?!?:"
     r"|(?:fix(?:es|ed|ing)?|hotfix|bugfix|typo|docs?|document|tests?|refactor|cleanup|clean up|bump|revert"
     r"|remove|deprecate|update (?:docs?|readme|tests?))\b)",
+    re.IGNORECASE,
+)
+
+
+# A subject saying the change fixes a typo, after any `[tag]` or conventional-commit scope.
+_TYPO_FIX = re.compile(
+    r"^\W*(?:\[[^\]]*\]\W*)*(?:(?:fix|docs?|chore|style)\b(?:\([^)]*\))?!?:?\s*)?"
+    r"(?:(?:fix(?:es|ed|ing)?|correct(?:s|ed|ing)?)\s+(?:an?\s+|the\s+|some\s+|small\s+|minor\s+)*)?typos?\b",
     re.IGNORECASE,
 )
 
@@ -904,9 +913,12 @@ class CommitLinker:
         for link in self._computations(message, scanned, best):
             _keep(best, link)
         self._without_what_ships(message, files, best)
-        if out.reverts is not None:
+        if out.reverts is not None or _TYPO_FIX.match(subject):
+            # What a revert adds was there before; a typo fix changes words, not what runs (a
+            # docstring's line whose opening quotes lie outside the diff reads as code).
+            why = "revert" if out.reverts is not None else "typo-fix"
             best = {
-                s: Link(MENTIONS, "Method", s, lk.source_kind, lk.location, lk.identifier, "revert", 0.5)
+                s: Link(MENTIONS, "Method", s, lk.source_kind, lk.location, lk.identifier, why, 0.5)
                 for s, lk in best.items()
             }
             spelled = []

@@ -384,8 +384,9 @@ class CodeAliasIndex:
                 yield CodeHit(alias, start, end)
 
     def path_hits(self, path: str) -> list[CodeAlias]:
-        """Aliases named by a file's path (`trl/trainer/dpo_trainer.py` names `dpo`); longest wins."""
-        lowered = path.lower()
+        """Aliases named by a file's path (`trl/trainer/dpo_trainer.py` names `dpo`); longest wins.
+        `++` reads as `_plus_plus`, as in identifiers: `reinforce++/` names REINFORCE++."""
+        lowered = path.lower().replace("++", "_plus_plus")
         found: list[tuple[int, int, CodeAlias]] = []
         for a in self.paths:
             if re.search(rf"(?<![a-z0-9]){re.escape(a.token)}(?![a-z0-9])", lowered):
