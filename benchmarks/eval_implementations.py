@@ -63,6 +63,11 @@ Scores, per framework and overall:
 * date error = days between the found and the verified commit dates, over the positives found
   (correct or not): median and 90th percentile (nearest rank).
 
+Held out: in each blind set one or two frameworks were chosen before any label was made (the
+lowest SHA-256 of the set's slugs, `HELD_OUT`); no rule is designed on them, so their error lines
+are withheld (`--show-held-out` prints them). With `--set all` the scores are also pooled over the
+labelled frameworks outside the development set: the held-out ones, and the others.
+
 Leave-one-framework-out (`--leave-one-out`, on the development frameworks): for each development
 framework F, the catalog aliases that exist only because of F are dropped and F is mined again
 with what is left. An alias (an entry of a method's `aliases`) exists only because of F when,
@@ -298,6 +303,15 @@ def framework_only_aliases(occurrences: dict[str, set[str]], framework: str) -> 
     return occurrences[framework] - others
 
 
+# Frameworks held out of every rule's design, chosen per blind set before it was labelled
+# (benchmarks/data/README.md): their error lines are withheld.
+HELD_OUT = frozenset(
+    {
+        "search-r1", "open-r1", "openmanus-rl", "agent-lightning", "atropos", "tinker-cookbook", "rl2",
+        "chatlearn", "align-anything", "nemo-aligner", "minimind", "alpaca-farm",
+    }
+)  # fmt: skip
+
 # --- scoring ---------------------------------------------------------------------------------------
 
 
@@ -407,9 +421,11 @@ def _corrections() -> list[dict]:
     return [json.loads(line) for line in CORRECTIONS.open() if line.strip()]
 
 
-def evaluate(title: str, frameworks: dict, methods_for, args, known: set) -> None:
-    """Mine each framework with `methods_for(fw)`, score its labels, print per framework and overall."""
-    total, lines, summary = Score(), [], []
+def evaluate(title: str, frameworks: dict, methods_for, args, known: set) -> dict[str, Score]:
+    """Mine each framework with `methods_for(fw)`, score its labels, print per framework and overall
+    (a held-out framework's error lines withheld); return the score of each."""
+    total, lines, summary, scores = Score(), [], [], {}
+    withheld = 0
     for fw, info in frameworks.items():
         t0 = time.perf_counter()
         vendored = vendored_packages(fw)
@@ -421,11 +437,30 @@ def evaluate(title: str, frameworks: dict, methods_for, args, known: set) -> Non
             fw, first_implementations(commits), info["pos"], info["neg"], known, args.show_all
         )
         total.add(s)
+        scores[fw] = s
+        if fw in HELD_OUT and not args.show_held_out:
+            withheld += sum(not line.startswith("ok") for line in fw_lines)
+            fw_lines = [line for line in fw_lines if line.startswith("ok")]
         lines += fw_lines
-        summary.append(s.line(fw))
+        summary.append(s.line(fw) + (" (held out)" if fw in HELD_OUT else ""))
     print(f"== {title}")
     print("\n".join(sorted(lines)))
+    if withheld:
+        print(f"({withheld} error lines of held-out frameworks withheld)")
     print("\n" + "\n".join(summary + [total.line("overall")]) + "\n")
+    return scores
+
+
+def print_pooled(scores: dict[str, Score]) -> None:
+    """The labelled frameworks outside the development set, pooled: held out, and the others."""
+    print("== pooled, frameworks outside the development set")
+    for name, chosen in (("held out", True), ("others", False)):
+        pooled = Score()
+        for fw, s in scores.items():
+            if (fw in HELD_OUT) == chosen:
+                pooled.add(s)
+        print(pooled.line(name))
+    print()
 
 
 def by_framework(positives: list, negatives: list) -> dict[str, dict]:
@@ -449,24 +484,30 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--show-all", action="store_true", help="print every pair, not only the wrong ones")
     ap.add_argument("--as-given", action="store_true", help="score without label_corrections.jsonl")
+    ap.add_argument("--show-held-out", action="store_true", help="print held-out frameworks' errors too")
     args = ap.parse_args(argv)
     methods = catalog_methods()
     known = {m.slug for m in methods}
     sets = tuple(LABEL_FILES) if args.label_set == "all" else (args.label_set,)
     dev = read_labels(args.data, "dev", not args.as_given)
+    outside: dict[str, Score] = {}  # frameworks outside the development set, as labelled
     for which in sets:
         labels = dev if which == "dev" else read_labels(args.data, which, not args.as_given)
         if labels is None:
             print(f"skipped: no {which} label set")
             continue
         frameworks = by_framework(*labels)
-        evaluate(f"{which} set", frameworks, lambda fw: methods, args, known)
+        scores = evaluate(f"{which} set", frameworks, lambda fw: methods, args, known)
+        if which != "dev":
+            outside.update(scores)
         if which in _OWN_ALIASES_DROPPED and dev is not None:
             # Catalog frameworks: the catalog may hold their own spellings, so they are also
             # scored as if it had never been written against them.
             without = aliases_dropped(args, methods, by_framework(*dev), frameworks)
             evaluate(f"{which} set, aliases only in its own history dropped", frameworks, without.__getitem__,
                      args, known)  # fmt: skip
+    if len(sets) > 1:
+        print_pooled(outside)
     if args.leave_one_out:
         if dev is None:
             print(f"skipped leave-one-out: no development set at {args.data}")
