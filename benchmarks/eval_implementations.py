@@ -48,7 +48,10 @@ Label sets:
 * `blind13`: benchmarks/data/blind13_implementations.jsonl and blind13_negatives.jsonl: five
   projects with training code of their own (minimind, nanochat, alpaca_farm, MOSS-RLHF,
   simple_GRPO).
-* `all`: the seventeen.
+* `blind14`: benchmarks/data/blind14_implementations.jsonl and blind14_negatives.jsonl: six
+  reference implementations and small libraries (direct-preference-optimization,
+  self-rewarding-lm-pytorch, RL4LMs, SimPO, nano-aha-moment, PaLM-rlhf-pytorch).
+* `all`: the eighteen.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -121,7 +124,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind10": ("blind10_implementations.jsonl", "blind10_negatives.jsonl"),
                "blind11": ("blind11_implementations.jsonl", "blind11_negatives.jsonl"),
                "blind12": ("blind12_implementations.jsonl", "blind12_negatives.jsonl"),
-               "blind13": ("blind13_implementations.jsonl", "blind13_negatives.jsonl")}  # fmt: skip
+               "blind13": ("blind13_implementations.jsonl", "blind13_negatives.jsonl"),
+               "blind14": ("blind14_implementations.jsonl", "blind14_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -308,7 +312,8 @@ def framework_only_aliases(occurrences: dict[str, set[str]], framework: str) -> 
 HELD_OUT = frozenset(
     {
         "search-r1", "open-r1", "openmanus-rl", "agent-lightning", "atropos", "tinker-cookbook", "rl2",
-        "chatlearn", "align-anything", "nemo-aligner", "minimind", "alpaca-farm",
+        "chatlearn", "align-anything", "nemo-aligner", "minimind", "alpaca-farm", "nano-aha-moment",
+        "direct-preference-optimization",
     }
 )  # fmt: skip
 
