@@ -396,6 +396,28 @@ def test_an_option_documented_as_a_method_implements_it():
     assert cited_links(named)["dapo"].identifier == "use_token_mean"
 
 
+def test_a_constructor_parameter_the_object_keeps_is_an_option():
+    """A library whose classes take their options as keyword parameters (`Trainer(use_dapo=True)`)."""
+    signature = ("        self,", "        filter_groups = False,  # DAPO dynamic sampling", "    ):")
+    kept = added("fw/trainer.py", *signature, "        self.filter_groups = filter_groups")
+    found = cited_links(kept)["dapo"]
+    assert (found.rel, found.identifier) == (IMPLEMENTS, "filter_groups")
+    assert found.rule.startswith("option-doc; the init-param 'filter_groups'")
+    # A parameter nothing keeps is a function's local name; a class's docstring names no parameter.
+    assert cited_links(added("fw/trainer.py", *signature))["dapo"].rel == MENTIONS
+    docstring = added(
+        "fw/trainer.py", '    """A DAPO trainer."""', "    def __init__(", "        self,",
+        "        num_workers = 1,", "    ):", "        self.num_workers = num_workers",
+    )  # fmt: skip
+    assert cited_links(docstring)["dapo"].rel == MENTIONS
+    # A signature's typed parameter earlier in the file does not hide a config field below it.
+    both = added(
+        "fw/config.py", "        beta: float = 0.1,", "    ):", "        pass",
+        "    mask_truncated: bool = False", '    """Overlong filtering, as in DAPO."""',
+    )  # fmt: skip
+    assert cited_links(both)["dapo"].identifier == "mask_truncated"
+
+
 def test_a_parameter_entry_documents_the_option_of_its_name_in_another_file():
     """A loss function's docstring entry names the method for its parameter; the config field of the
     same name, passed on to it, is the option users set."""
@@ -466,6 +488,33 @@ def test_a_folder_spelled_with_plus_plus_names_that_method():
         for lk in linker.link("Add files", [added("simple-reinforce++/train.py", *script, status="A")]).links
     }
     assert found["reinforce-pp"].rel == IMPLEMENTS and "reinforce" not in found
+
+
+def test_a_variants_own_file_and_classes_do_not_implement_its_ancestor():
+    """SimPO's trainer offers a `sigmoid` loss of its own (no reference model), and its config is
+    built on DPO's: neither makes DPO something users of the project run."""
+    linker = CommitLinker([read_catalog().methods[s] for s in ("dpo", "cpo", "simpo")])
+
+    def found(*files: FileDiff) -> dict:
+        return {lk.key: lk for lk in linker.link("Release", list(files)).links if lk.label == "Method"}
+
+    setting = (
+        '        if self.loss_type == "sigmoid":',
+        "            losses = -logsigmoid(self.beta * logits)",
+    )
+    assert found(added("scripts/simpo_trainer.py", *setting)).get("dpo") is None
+    assert found(added("fw/dpo_trainer.py", *setting))["dpo"].rel == IMPLEMENTS
+    based = (
+        "from alignment import (",
+        "    DPOConfig,",
+        ")",
+        "class SimPOConfig(DPOConfig):",
+        "    gamma: float = 0.5",
+    )
+    assert found(added("scripts/run.py", *based)).get("dpo", None) is None
+    # Used as well as built on, the class is the project's: its script trains DPO.
+    used = (*based, "config = DPOConfig(beta=0.1)")
+    assert found(added("scripts/run.py", *used))["dpo"].rel == IMPLEMENTS
 
 
 def test_a_typo_fix_implements_nothing():

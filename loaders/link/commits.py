@@ -38,7 +38,10 @@ the file imports another framework's package) count only in option contexts, nev
 and then need a second signal in the same change (the arXiv id or paper title, the message naming
 the method, an unambiguous alias in package code, the method named beside it or in the documentation
 the change adds). A value two methods share selects, where it selects behaviour, the one whose own
-name it is (`"reinforce"` is REINFORCE, not REINFORCE++ that lists it).
+name it is (`"reinforce"` is REINFORCE, not REINFORCE++ that lists it). A variant's own file or
+class offers the variant, not its ancestors: `loss_type == "sigmoid"` in `simpo_trainer.py`, or a
+`DPOConfig` imported only to build `SimPOConfig` on, is no DPO. A constructor's keyword parameter
+that the object keeps (`use_max_rl = False,` and `self.use_max_rl = use_max_rl`) is an option.
 """
 
 from __future__ import annotations
@@ -434,8 +437,17 @@ _SELECT_CUE = re.compile(
 _DULL = {"true", "false", "none", "null", "default", "mean", "sum", "max", "min", "auto", "token"}
 
 
+_CLASS_WITH_BASES = re.compile(r"\s*class\s+(\w+)\s*\(")
+# An import's line, or a name alone on a line of a parenthesised import (`    DPOConfig,`).
+_IMPORTED_NAME = re.compile(r"\s*(?:from\s|import\s|[\w.]+\s*,?\s*(?:#.*)?$)")
 _CLASS_BODY = re.compile(r"(?: {1,4}|\t)\S")  # one level in: a class's fields, not a function's locals
 _PARAMETER = re.compile(r",\s*(?:#.*)?$")  # `critic_warmup: bool = False,`: a signature's line, not a field
+# A keyword parameter on a signature's line of its own (`use_max_rl = False,`), typed or not.
+_KEYWORD_PARAMETER = Prefiltered(
+    re.compile(
+        r"^\+[ \t]+([a-z_][a-z0-9_]{2,48})[ \t]*(?::[^=\n]+)?=[ \t]*[^=\s][^\n]*,[ \t]*(?:#[^\n]*)?$", re.M
+    )
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -444,8 +456,14 @@ class Identifier:
 
     identifier: str
     location: str
-    # compare, choices, registry-key, flag, option-default, config-read, class, field, annotated, config-key
+    # compare, choices, registry-key, flag, option-default, config-read, class, field, annotated,
+    # config-key, init-param
     why: str
+
+
+def _kept_by_object(name: str, text: str) -> bool:
+    """Whether a diff's added lines store a parameter on the object under its own name."""
+    return re.search(rf"^\+\s*self\.{name}\s*=\s*{name}\b", text, re.M) is not None
 
 
 def _option_elsewhere(name: str, f: FileDiff, scanned: list) -> Identifier | None:
@@ -454,7 +472,8 @@ def _option_elsewhere(name: str, f: FileDiff, scanned: list) -> Identifier | Non
     for g, (category, _) in scanned:
         if g is not f and category == "code" and name in g.text:
             found = _identifiers(g, lambda ident: ident == name, literals=False, near=(name,))
-            if (c := next((c for c in found if c.why in _OPTION_KINDS), None)) is not None:
+            # A constructor's parameter is documented by its own line only (`_documented_options`).
+            if (c := next((c for c in found if c.why in _OPTION_KINDS - {"init-param"}), None)) is not None:
                 return c
     return None
 
@@ -476,10 +495,11 @@ def _identifiers(
     blocks = AddedBlocks(text) if python else None
     strings = _STRING if literals else _FLAG_STRING
     patterns = (
-        ((_CLASS_DEF, "class"), (_FIELD, "field"), (_TYPED_FIELD, "field"), (strings, ""))
+        ((_CLASS_DEF, "class"), (_FIELD, "field"), (_TYPED_FIELD, "field"), (_KEYWORD_PARAMETER, "parameter"),
+         (strings, ""))
         if python
         else ((_YAML_KEY, "config-key"),)
-    )
+    )  # fmt: skip
     # A few words are found faster than the patterns run; many words (a paragraph's) are not.
     spans = _lines_holding(text, near) if 0 < len(near) <= _FEW_WORDS else [(0, len(text))]
     for pattern, why in patterns:
@@ -499,10 +519,17 @@ def _identifiers(
                 if "#" not in line[:s]:
                     yield Identifier(ident, where, why)
             elif why:
-                if why == "field" and (not _CLASS_BODY.match(line) or _PARAMETER.search(line)):
-                    why = "annotated"  # deeper than a class body, or in a signature: a local or a parameter
+                kind = why
+                if why == "parameter" or (why == "field" and _PARAMETER.search(line)):
+                    # A constructor's parameter that the object keeps is an option of the class
+                    # (`Trainer(use_max_rl=True)`); another function's is a local name.
+                    kind = "init-param" if _kept_by_object(ident, text) else "annotated"
+                elif why == "field" and not _CLASS_BODY.match(line):
+                    kind = "annotated"  # deeper than a class body: a local
+                if kind == "annotated" and why == "parameter":
+                    continue  # an untyped parameter nothing keeps says nothing
                 if blocks.place(m.start(group), s, e).kind == "code":
-                    yield Identifier(ident, where, why)
+                    yield Identifier(ident, where, kind)
             # a comparison, choices, registry or default on the line; a flag's call may open above it
             elif _SELECT_CUE.search(line) or ident.startswith("-"):
                 place = blocks.place(m.start(group), s, e)
@@ -524,7 +551,7 @@ _ATTRIBUTE_DOCSTRING = re.compile(r"^\s*[rRuU]?(?:\"{3}|'{3})")
 _QUANTITY = re.compile(r"(?<![a-z])(kl|entropy|clip\w*|eps|epsilon)(?![a-z])")
 _QUANTITY_WORDS = {"kl": ("kl",), "entropy": ("entropy",), "clip": ("clip", "bound", "cap")}
 _DOC_BEFORE, _DOC_AFTER = 2, 4
-_OPTION_KINDS = frozenset({"field", "config-key", "flag", "config-read"})
+_OPTION_KINDS = frozenset({"field", "config-key", "flag", "config-read", "init-param"})
 _DOCUMENTED_OPTION = Link(IMPLEMENTS, "Method", "", "diff", "", "", "option-doc", 0.7)  # its strength
 _OPTION_WORD = re.compile(r"-{0,2}[A-Za-z_][\w-]*")
 # The head of an argument entry (`name (type):`, `name: text`, `:param name:`, `- name:`), or a
@@ -536,7 +563,17 @@ _DOCUMENTED_ENTRY = Link(IMPLEMENTS, "Method", "", "diff", "", "", "doc-entry", 
 # A documentation entry that starts with an option in code font: a list item or a table row.
 _DOC_ENTRY = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\|)[ \t]*``?(?P<key>[A-Za-z_][\w.-]*)``?")
 _DESCRIBING_KINDS = frozenset(
-    {"class", "field", "config-key", "flag", "choices", "option-default", "registry-key", "config-read"}
+    {
+        "class",
+        "field",
+        "config-key",
+        "flag",
+        "choices",
+        "option-default",
+        "registry-key",
+        "config-read",
+        "init-param",
+    }
 )
 
 
@@ -1346,6 +1383,10 @@ class CommitLinker:
                 if verdict is None:
                     continue
                 rule, confidence = verdict
+                if rule == "setting" and alias.slug in self._variants_named(f.path):
+                    continue  # `loss_type == "sigmoid"` in `simpo_trainer.py` is SimPO's own sigmoid
+                if rule == "class-use" and self._only_a_base(alias, f.text):
+                    continue  # `class SimPOConfig(DPOConfig)`: SimPO's options, built on DPO's
                 rel = IMPLEMENTS
                 if rule == "class-def" and f.status == "A" and not vendored:
                     reached = _reached(f, scanned) if reached is None else reached
@@ -1462,9 +1503,17 @@ class CommitLinker:
         ]
         for link, entry in entries.items():
             at = _line_of(link.location)
-            near = [((0, abs(at - n)), c) for n, c in options if -_DOC_BEFORE <= at - n <= _DOC_AFTER]
+            # A constructor's parameter is documented by its own line's comment only: the class's
+            # docstring above its signature names the class's method, not each parameter's.
+            near = [
+                ((0, abs(at - n)), c)
+                for n, c in options
+                if -_DOC_BEFORE <= at - n <= _DOC_AFTER and (c.why != "init-param" or n == at)
+            ]
             # An entry that names the option says more than being near it; the nearest entry first.
-            near += [((-1, abs(at - n)), c) for n, c in options if c.identifier in entry]
+            near += [
+                ((-1, abs(at - n)), c) for n, c in options if c.identifier in entry and c.why != "init-param"
+            ]
             c = min(near, key=lambda item: item[0])[1] if near else None
             if c is None and link in own_entry and _PYTHON.search(f.path) and self._new(own_entry[link]):
                 c = _option_elsewhere(own_entry[link], f, scanned)
@@ -1487,6 +1536,44 @@ class CommitLinker:
             "clip" if q.startswith(("clip", "eps")) else q for q in _QUANTITY.findall(option.lower())
         }
         return all(any(word in detail for word in _QUANTITY_WORDS[q]) for q in quantities)
+
+    @functools.lru_cache(maxsize=1 << 14)  # noqa: B019 - one linker per process; paths recur
+    def _variants_named(self, path: str) -> frozenset[str]:
+        """The methods a file's path names a variant of (`simpo_trainer.py`: SimPO's ancestors CPO
+        and DPO): a setting of theirs in that file is the variant's own option value."""
+        return frozenset().union(*(self._ancestors(a.slug) for a in self._module_aliases(path)))
+
+    def _only_a_base(self, alias: CodeAlias, text: str) -> bool:
+        """Whether a file's added lines use a method's class only to import it and to build a
+        variant's class on it (`class SimPOTrainer(DPOTrainer)`): then the file offers the variant,
+        not the method the base is named after."""
+        if not re.search(rf"^\+\s*class\s+\w+\s*\([^\n]*\b{re.escape(alias.alias)}\b", text, re.M):
+            return False  # no class built on it: the common case, settled without reading lines
+        uses = [line for line in _added_lines(text).values() if alias.alias in line]
+        bases = [line for line in uses if alias.slug in self._variant_class(line)]
+        return bool(bases) and all(line in bases or _IMPORTED_NAME.match(line) for line in uses)
+
+    def _variant_class(self, line: str) -> frozenset[str]:
+        """The ancestors of the method a class defined on this line is named after, when its bases
+        are on the line (`class SimPOConfig(DPOConfig)`: CPO and DPO); else nothing."""
+        m = _CLASS_WITH_BASES.match(line)
+        if m is None:
+            return frozenset()
+        name = m.group(1).lower()
+        named = [
+            (len(w), slug)
+            for slug, words in self.words.items()
+            for w in words
+            if name.startswith(w.replace("_", ""))
+        ]
+        return self._ancestors(max(named)[1]) if named else frozenset()
+
+    def _ancestors(self, slug: str) -> frozenset[str]:
+        found, parent = set(), self.parent_of.get(slug)
+        while parent and parent not in found:
+            found.add(parent)
+            parent = self.parent_of.get(parent)
+        return frozenset(found)
 
     @functools.lru_cache(maxsize=1 << 14)  # noqa: B019 - one linker per process; modules recur
     def _module_aliases(self, path: str) -> tuple[CodeAlias, ...]:
