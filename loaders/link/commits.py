@@ -950,12 +950,19 @@ class CommitLinker:
         for link in self._computations(message, scanned, best):
             _keep(best, link)
         self._without_what_ships(message, files, best)
-        if out.reverts is not None or _TYPO_FIX.match(subject):
-            # What a revert adds was there before; a typo fix changes words, not what runs (a
-            # docstring's line whose opening quotes lie outside the diff reads as code).
-            why = "revert" if out.reverts is not None else "typo-fix"
+        if out.reverts is not None:  # what a revert adds was there before
             best = {
-                s: Link(MENTIONS, "Method", s, lk.source_kind, lk.location, lk.identifier, why, 0.5)
+                s: Link(MENTIONS, "Method", s, lk.source_kind, lk.location, lk.identifier, "revert", 0.5)
+                for s, lk in best.items()
+            }
+            spelled = []
+        elif _TYPO_FIX.match(subject):
+            # A typo fix changes words, not what runs (a docstring's line whose opening quotes lie
+            # outside the diff reads as code).
+            best = {
+                s: dataclasses.replace(lk, rel=MENTIONS, rule="typo-fix", confidence=0.5)
+                if lk.rel == IMPLEMENTS
+                else lk
                 for s, lk in best.items()
             }
             spelled = []
