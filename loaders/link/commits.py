@@ -461,9 +461,18 @@ class Identifier:
     why: str
 
 
-def _kept_by_object(name: str, text: str) -> bool:
-    """Whether a diff's added lines store a parameter on the object under its own name."""
-    return re.search(rf"^\+\s*self\.{name}\s*=\s*{name}\b", text, re.M) is not None
+def _python_kind(why: str, name: str, line: str, text: str) -> str | None:
+    """What a field-shaped line declares: a class's field, a constructor's parameter that the
+    object keeps under its own name (an option of the class: `Trainer(use_max_rl=True)`), or
+    a local or another function's parameter (`annotated`); None for an untyped parameter that
+    nothing keeps."""
+    if why == "parameter" or (why == "field" and _PARAMETER.search(line)):
+        if re.search(rf"^\+\s*self\.{name}\s*=\s*{name}\b", text, re.M):
+            return "init-param"
+        return None if why == "parameter" else "annotated"
+    if why == "field" and not _CLASS_BODY.match(line):
+        return "annotated"  # deeper than a class body: a local
+    return why
 
 
 def _option_elsewhere(name: str, f: FileDiff, scanned: list) -> Identifier | None:
@@ -519,16 +528,8 @@ def _identifiers(
                 if "#" not in line[:s]:
                     yield Identifier(ident, where, why)
             elif why:
-                kind = why
-                if why == "parameter" or (why == "field" and _PARAMETER.search(line)):
-                    # A constructor's parameter that the object keeps is an option of the class
-                    # (`Trainer(use_max_rl=True)`); another function's is a local name.
-                    kind = "init-param" if _kept_by_object(ident, text) else "annotated"
-                elif why == "field" and not _CLASS_BODY.match(line):
-                    kind = "annotated"  # deeper than a class body: a local
-                if kind == "annotated" and why == "parameter":
-                    continue  # an untyped parameter nothing keeps says nothing
-                if blocks.place(m.start(group), s, e).kind == "code":
+                kind = _python_kind(why, ident, line, text)
+                if kind and blocks.place(m.start(group), s, e).kind == "code":
                     yield Identifier(ident, where, kind)
             # a comparison, choices, registry or default on the line; a flag's call may open above it
             elif _SELECT_CUE.search(line) or ident.startswith("-"):
@@ -562,19 +563,7 @@ _ENTRY_HEAD = re.compile(r"^\s*(?:[-*]\s+|:param\s+)?`{0,2}(-{0,2}[A-Za-z_][\w-]
 _DOCUMENTED_ENTRY = Link(IMPLEMENTS, "Method", "", "diff", "", "", "doc-entry", 0.7)
 # A documentation entry that starts with an option in code font: a list item or a table row.
 _DOC_ENTRY = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\|)[ \t]*``?(?P<key>[A-Za-z_][\w.-]*)``?")
-_DESCRIBING_KINDS = frozenset(
-    {
-        "class",
-        "field",
-        "config-key",
-        "flag",
-        "choices",
-        "option-default",
-        "registry-key",
-        "config-read",
-        "init-param",
-    }
-)
+_DESCRIBING_KINDS = _OPTION_KINDS | {"class", "choices", "option-default", "registry-key"}
 
 
 # A subject saying the change is upkeep: a fix, docs, tests, a refactor, a chore, CI, a bump,
