@@ -51,7 +51,9 @@ Label sets:
 * `blind14`: benchmarks/data/blind14_implementations.jsonl and blind14_negatives.jsonl: six
   reference implementations and small libraries (direct-preference-optimization,
   self-rewarding-lm-pytorch, RL4LMs, SimPO, nano-aha-moment, PaLM-rlhf-pytorch).
-* `all`: the eighteen.
+* `blind15`: benchmarks/data/blind15_implementations.jsonl and blind15_negatives.jsonl: four more
+  (SPIN, Online-RLHF, ORPO, GRPO-Zero).
+* `all`: the nineteen.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -125,7 +127,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind11": ("blind11_implementations.jsonl", "blind11_negatives.jsonl"),
                "blind12": ("blind12_implementations.jsonl", "blind12_negatives.jsonl"),
                "blind13": ("blind13_implementations.jsonl", "blind13_negatives.jsonl"),
-               "blind14": ("blind14_implementations.jsonl", "blind14_negatives.jsonl")}  # fmt: skip
+               "blind14": ("blind14_implementations.jsonl", "blind14_negatives.jsonl"),
+               "blind15": ("blind15_implementations.jsonl", "blind15_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -313,7 +316,7 @@ HELD_OUT = frozenset(
     {
         "search-r1", "open-r1", "openmanus-rl", "agent-lightning", "atropos", "tinker-cookbook", "rl2",
         "chatlearn", "align-anything", "nemo-aligner", "minimind", "alpaca-farm", "nano-aha-moment",
-        "direct-preference-optimization",
+        "direct-preference-optimization", "grpo-zero",
     }
 )  # fmt: skip
 
