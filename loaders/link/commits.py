@@ -442,6 +442,7 @@ _CLASS_WITH_BASES = re.compile(r"\s*class\s+(\w+)\s*\(")
 _IMPORTED_NAME = re.compile(r"\s*(?:from\s|import\s|[\w.]+\s*,?\s*(?:#.*)?$)")
 _CLASS_BODY = re.compile(r"(?: {1,4}|\t)\S")  # one level in: a class's fields, not a function's locals
 _PARAMETER = re.compile(r",\s*(?:#.*)?$")  # `critic_warmup: bool = False,`: a signature's line, not a field
+_KEPT = Prefiltered(re.compile(r"^\+[ \t]*self\.(\w+)[ \t]*=[ \t]*(\w+)\b", re.M))
 # A keyword parameter on a signature's line of its own (`use_max_rl = False,`), typed or not.
 _KEYWORD_PARAMETER = Prefiltered(
     re.compile(
@@ -461,13 +462,19 @@ class Identifier:
     why: str
 
 
-def _python_kind(why: str, name: str, line: str, text: str) -> str | None:
+@functools.lru_cache(maxsize=64)  # a file's identifiers are read by several rules
+def _kept_names(text: str) -> frozenset[str]:
+    """The names a diff's added lines store on the object under their own name (`self.x = x`)."""
+    return frozenset(m.group(1) for m in _KEPT.finditer(text) if m.group(1) == m.group(2))
+
+
+def _python_kind(why: str, name: str, line: str, kept: frozenset[str]) -> str | None:
     """What a field-shaped line declares: a class's field, a constructor's parameter that the
     object keeps under its own name (an option of the class: `Trainer(use_max_rl=True)`), or
     a local or another function's parameter (`annotated`); None for an untyped parameter that
     nothing keeps."""
     if why == "parameter" or (why == "field" and _PARAMETER.search(line)):
-        if re.search(rf"^\+\s*self\.{name}\s*=\s*{name}\b", text, re.M):
+        if name in kept:
             return "init-param"
         return None if why == "parameter" else "annotated"
     if why == "field" and not _CLASS_BODY.match(line):
@@ -503,9 +510,10 @@ def _identifiers(
     text = f.text
     blocks = AddedBlocks(text) if python else None
     strings = _STRING if literals else _FLAG_STRING
+    kept = _kept_names(text) if python else frozenset()
     patterns = (
-        ((_CLASS_DEF, "class"), (_FIELD, "field"), (_TYPED_FIELD, "field"), (_KEYWORD_PARAMETER, "parameter"),
-         (strings, ""))
+        ((_CLASS_DEF, "class"), (_FIELD, "field"), (_TYPED_FIELD, "field"),
+         *(((_KEYWORD_PARAMETER, "parameter"),) if kept else ()), (strings, ""))
         if python
         else ((_YAML_KEY, "config-key"),)
     )  # fmt: skip
@@ -528,7 +536,7 @@ def _identifiers(
                 if "#" not in line[:s]:
                     yield Identifier(ident, where, why)
             elif why:
-                kind = _python_kind(why, ident, line, text)
+                kind = _python_kind(why, ident, line, kept)
                 if kind and blocks.place(m.start(group), s, e).kind == "code":
                     yield Identifier(ident, where, kind)
             # a comparison, choices, registry or default on the line; a flag's call may open above it
@@ -1543,8 +1551,10 @@ class CommitLinker:
         """Whether a file's added lines use a method's class only to import it and to build a
         variant's class on it (`class SimPOTrainer(DPOTrainer)`): then the file offers the variant,
         not the method the base is named after."""
+        if f"({alias.alias}" not in text and f", {alias.alias}" not in text:
+            return False  # no class built on it: the common case, settled without a pattern
         if not re.search(rf"^\+\s*class\s+\w+\s*\([^\n]*\b{re.escape(alias.alias)}\b", text, re.M):
-            return False  # no class built on it: the common case, settled without reading lines
+            return False
         uses = [line for line in _added_lines(text).values() if alias.alias in line]
         bases = [line for line in uses if alias.slug in self._variant_class(line)]
         return bool(bases) and all(line in bases or _IMPORTED_NAME.match(line) for line in uses)
