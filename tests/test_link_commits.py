@@ -517,6 +517,25 @@ def test_a_variants_own_file_and_classes_do_not_implement_its_ancestor():
     assert found(added("scripts/run.py", *used))["dpo"].rel == IMPLEMENTS
 
 
+def test_an_ambiguous_name_in_its_own_capitals_documents_only_an_option_carrying_it():
+    """`REINFORCE` (not the verb) in a help text documents the option beside it that carries the word;
+    the same word beside any other option, or as the verb, documents nothing."""
+    linker = CommitLinker([read_catalog().methods[s] for s in ("reinforce", "reinforce-pp")])
+
+    def found(*lines: str) -> object:
+        links = linker.link("Upgrade the trainer (#34)", [added("fw/ppo.py", *lines)]).links
+        return {lk.key: lk for lk in links if lk.label == "Method"}.get("reinforce")
+
+    help_text = '        metadata={"help": "The simplest REINFORCE updates."},'
+    carried = found("    reinforce_update: bool = field(", "        default=False,", help_text, "    )")
+    assert (carried.rel, carried.identifier) == (IMPLEMENTS, "reinforce_update")
+    other = found("    num_epochs: int = field(", "        default=1,", help_text, "    )")
+    assert other is None or other.rel == MENTIONS
+    verb = help_text.replace("REINFORCE", "reinforce")
+    plain = found("    reinforce_update: bool = field(", "        default=False,", verb, "    )")
+    assert plain is None or plain.rel == MENTIONS
+
+
 def test_a_typo_fix_implements_nothing():
     # The line sits in a docstring whose opening quotes lie outside a diff without context.
     docstring = added("scripts/train.py", "3) We use DAPO style normalization that is token-level.")

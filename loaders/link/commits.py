@@ -42,6 +42,7 @@ name it is (`"reinforce"` is REINFORCE, not REINFORCE++ that lists it). A varian
 class offers the variant, not its ancestors: `loss_type == "sigmoid"` in `simpo_trainer.py`, or a
 `DPOConfig` imported only to build `SimPOConfig` on, is no DPO. A constructor's keyword parameter
 that the object keeps (`use_max_rl = False,` and `self.use_max_rl = use_max_rl`) is an option.
+An ambiguous name in its own display spelling (`REINFORCE`) documents only an option carrying it.
 """
 
 from __future__ import annotations
@@ -560,6 +561,8 @@ _ATTRIBUTE_DOCSTRING = re.compile(r"^\s*[rRuU]?(?:\"{3}|'{3})")
 _QUANTITY = re.compile(r"(?<![a-z])(kl|entropy|clip\w*|eps|epsilon)(?![a-z])")
 _QUANTITY_WORDS = {"kl": ("kl",), "entropy": ("entropy",), "clip": ("clip", "bound", "cap")}
 _DOC_BEFORE, _DOC_AFTER = 2, 4
+# Marks the documentation of an ambiguous name, which documents only an option carrying the word.
+_CARRIES_WORD = "documents only an option carrying "
 _OPTION_KINDS = frozenset({"field", "config-key", "flag", "config-read", "init-param"})
 _DOCUMENTED_OPTION = Link(IMPLEMENTS, "Method", "", "diff", "", "", "option-doc", 0.7)  # its strength
 _OPTION_WORD = re.compile(r"-{0,2}[A-Za-z_][\w-]*")
@@ -815,6 +818,8 @@ class CommitLinker:
         self.paper_of = {m.slug: getattr(m, "arxiv_id", None) for m in methods}
         self.parent_of = {m.slug: getattr(m, "parent", None) for m in methods}
         self.titles = {m.slug: _title_cue(getattr(m, "paper_title", None)) for m in methods}
+        # A display name that is not a plain word (`REINFORCE`, not `reinforce`).
+        self.display = {m.slug: m.name for m in methods if not m.name.islower()}
         self.slug_of_paper: dict[str, list[str]] = {}
         for m in methods:
             if getattr(m, "arxiv_id", None):
@@ -1368,6 +1373,9 @@ class CommitLinker:
                 prose := _prose_rule(alias, line, s, place := python and blocks.place(hit.start, s, e))
             ) is not None:
                 if ambiguous:
+                    if prose in _DOC_PROSE and category == "code" and own:
+                        where = f"{f.path}:{_line_number(text, line_start)}"
+                        documenting += self._display_name_doc(alias, where, line[s:e], prose)
                     continue
                 rule, confidence, rel = prose, 0.4 if prose == "string-literal" else 0.5, MENTIONS
             else:
@@ -1521,10 +1529,13 @@ class CommitLinker:
             c = min(near, key=lambda item: item[0])[1] if near else None
             if c is None and link in own_entry and _PYTHON.search(f.path) and self._new(own_entry[link]):
                 c = _option_elsewhere(own_entry[link], f, scanned)
+            carried = link.needs_signal.removeprefix(_CARRIES_WORD)  # an ambiguous name documents
+            if c is not None and carried != link.needs_signal and not _carries(c.identifier, (carried,)):
+                c = None  # only an option that carries it
             if c is not None and self._may_set(c.identifier, link.key):
                 yield dataclasses.replace(
                     link, rel=IMPLEMENTS, confidence=_DOCUMENTED_OPTION.confidence, identifier=c.identifier,
-                    location=c.location,
+                    location=c.location, needs_signal="",
                     rule=f"option-doc; the {c.why} {c.identifier!r} is documented as {link.identifier!r}",
                 )  # fmt: skip
 
@@ -1710,6 +1721,17 @@ class CommitLinker:
                     continue
                 where = f"{f.path}:{_line_number(f.text, m.start())}"
                 yield Link(IMPLEMENTS, "Method", alias.slug, "diff", where, module, "wiring", 0.8, doubt)
+
+    def _display_name_doc(self, alias: CodeAlias, where: str, found: str, prose: str) -> list[Link]:
+        """An ambiguous name written as the method's own display name in prose (`REINFORCE`, not
+        the verb): it may document an option that carries the word, and nothing else."""
+        if found != self.display.get(alias.slug):
+            return []
+        return [
+            Link(
+                MENTIONS, "Method", alias.slug, "diff", where, found, prose, 0.5, _CARRIES_WORD + alias.token
+            )
+        ]
 
     def _names(self, alias: CodeAlias) -> bool:
         """Whether prose holding the alias names its method: a setting's key alone does not
