@@ -561,8 +561,6 @@ _ATTRIBUTE_DOCSTRING = re.compile(r"^\s*[rRuU]?(?:\"{3}|'{3})")
 _QUANTITY = re.compile(r"(?<![a-z])(kl|entropy|clip\w*|eps|epsilon)(?![a-z])")
 _QUANTITY_WORDS = {"kl": ("kl",), "entropy": ("entropy",), "clip": ("clip", "bound", "cap")}
 _DOC_BEFORE, _DOC_AFTER = 2, 4
-# Marks the documentation of an ambiguous name, which documents only an option carrying the word.
-_CARRIES_WORD = "documents only an option carrying "
 _OPTION_KINDS = frozenset({"field", "config-key", "flag", "config-read", "init-param"})
 _DOCUMENTED_OPTION = Link(IMPLEMENTS, "Method", "", "diff", "", "", "option-doc", 0.7)  # its strength
 _OPTION_WORD = re.compile(r"-{0,2}[A-Za-z_][\w-]*")
@@ -579,8 +577,9 @@ _DESCRIBING_KINDS = _OPTION_KINDS | {"class", "choices", "option-default", "regi
 
 # A subject saying the change is upkeep: a fix, docs, tests, a refactor, a chore, CI, a bump,
 # after any `[tag]`, emoji or conventional-commit scope.
+_SUBJECT_TAGS = r"^\W*(?:\[[^\]]*\]\W*)*"  # leading `[tag]`s and emoji
 _UPKEEP = re.compile(
-    r"^\W*(?:\[[^\]]*\]\W*)*(?:(?:fix|docs?|tests?|refactor|chore|ci|style|build|perf|revert)\b(?:\([^)]*\))?!?:"
+    _SUBJECT_TAGS + r"(?:(?:fix|docs?|tests?|refactor|chore|ci|style|build|perf|revert)\b(?:\([^)]*\))?!?:"
     r"|(?:fix(?:es|ed|ing)?|hotfix|bugfix|typo|docs?|document|tests?|refactor|cleanup|clean up|bump|revert"
     r"|remove|deprecate|update (?:docs?|readme|tests?))\b)",
     re.IGNORECASE,
@@ -589,10 +588,19 @@ _UPKEEP = re.compile(
 
 # A subject saying the change fixes a typo, after any `[tag]` or conventional-commit scope.
 _TYPO_FIX = re.compile(
-    r"^\W*(?:\[[^\]]*\]\W*)*(?:(?:fix|docs?|chore|style)\b(?:\([^)]*\))?!?:?\s*)?"
+    _SUBJECT_TAGS + r"(?:(?:fix|docs?|chore|style)\b(?:\([^)]*\))?!?:?\s*)?"
     r"(?:(?:fix(?:es|ed|ing)?|correct(?:s|ed|ing)?)\s+(?:an?\s+|the\s+|some\s+|small\s+|minor\s+)*)?typos?\b",
     re.IGNORECASE,
 )
+
+
+def _ancestors(slug: str, parent_of: dict[str, str | None]) -> frozenset[str]:
+    """A method's parents, their parents and so on (the catalog's `parent` chain)."""
+    found, parent = set(), parent_of.get(slug)
+    while parent and parent not in found:
+        found.add(parent)
+        parent = parent_of.get(parent)
+    return frozenset(found)
 
 
 def _describes(identifier: str, stems: frozenset[str]) -> frozenset[str]:
@@ -817,6 +825,7 @@ class CommitLinker:
         self.matcher = MethodMatcher(methods)
         self.paper_of = {m.slug: getattr(m, "arxiv_id", None) for m in methods}
         self.parent_of = {m.slug: getattr(m, "parent", None) for m in methods}
+        self.ancestors = {m.slug: _ancestors(m.slug, self.parent_of) for m in methods}
         self.titles = {m.slug: _title_cue(getattr(m, "paper_title", None)) for m in methods}
         # A display name that is not a plain word (`REINFORCE`, not `reinforce`).
         self.display = {m.slug: m.name for m in methods if not m.name.islower()}
@@ -1529,9 +1538,8 @@ class CommitLinker:
             c = min(near, key=lambda item: item[0])[1] if near else None
             if c is None and link in own_entry and _PYTHON.search(f.path) and self._new(own_entry[link]):
                 c = _option_elsewhere(own_entry[link], f, scanned)
-            carried = link.needs_signal.removeprefix(_CARRIES_WORD)  # an ambiguous name documents
-            if c is not None and carried != link.needs_signal and not _carries(c.identifier, (carried,)):
-                c = None  # only an option that carries it
+            if c is not None and link.needs_signal and not _carries(c.identifier, (link.identifier.lower(),)):
+                c = None  # an ambiguous name (`REINFORCE`) documents only an option that carries it
             if c is not None and self._may_set(c.identifier, link.key):
                 yield dataclasses.replace(
                     link, rel=IMPLEMENTS, confidence=_DOCUMENTED_OPTION.confidence, identifier=c.identifier,
@@ -1556,7 +1564,7 @@ class CommitLinker:
     def _variants_named(self, path: str) -> frozenset[str]:
         """The methods a file's path names a variant of (`simpo_trainer.py`: SimPO's ancestors CPO
         and DPO): a setting of theirs in that file is the variant's own option value."""
-        return frozenset().union(*(self._ancestors(a.slug) for a in self._module_aliases(path)))
+        return frozenset().union(*(self.ancestors[a.slug] for a in self._module_aliases(path)))
 
     def _only_a_base(self, alias: CodeAlias, text: str) -> bool:
         """Whether a file's added lines use a method's class only to import it and to build a
@@ -1583,14 +1591,7 @@ class CommitLinker:
             for w in words
             if name.startswith(w.replace("_", ""))
         ]
-        return self._ancestors(max(named)[1]) if named else frozenset()
-
-    def _ancestors(self, slug: str) -> frozenset[str]:
-        found, parent = set(), self.parent_of.get(slug)
-        while parent and parent not in found:
-            found.add(parent)
-            parent = self.parent_of.get(parent)
-        return frozenset(found)
+        return self.ancestors[max(named)[1]] if named else frozenset()
 
     @functools.lru_cache(maxsize=1 << 14)  # noqa: B019 - one linker per process; modules recur
     def _module_aliases(self, path: str) -> tuple[CodeAlias, ...]:
@@ -1724,14 +1725,11 @@ class CommitLinker:
 
     def _display_name_doc(self, alias: CodeAlias, where: str, found: str, prose: str) -> list[Link]:
         """An ambiguous name written as the method's own display name in prose (`REINFORCE`, not
-        the verb): it may document an option that carries the word, and nothing else."""
+        the verb): it may document an option that carries the word, and nothing else (its doubt
+        kept as `needs_signal`, which `_documented_options` reads)."""
         if found != self.display.get(alias.slug):
             return []
-        return [
-            Link(
-                MENTIONS, "Method", alias.slug, "diff", where, found, prose, 0.5, _CARRIES_WORD + alias.token
-            )
-        ]
+        return [Link(MENTIONS, "Method", alias.slug, "diff", where, found, prose, 0.5, self._doubt(alias))]
 
     def _names(self, alias: CodeAlias) -> bool:
         """Whether prose holding the alias names its method: a setting's key alone does not
