@@ -53,7 +53,9 @@ Label sets:
   self-rewarding-lm-pytorch, RL4LMs, SimPO, nano-aha-moment, PaLM-rlhf-pytorch).
 * `blind15`: benchmarks/data/blind15_implementations.jsonl and blind15_negatives.jsonl: four more
   (SPIN, Online-RLHF, ORPO, GRPO-Zero).
-* `all`: the nineteen.
+* `blind16`: benchmarks/data/blind16_implementations.jsonl and blind16_negatives.jsonl: a loss
+  library and two projects built on a copy of another framework (Liger-Kernel, PRIME, TinyZero).
+* `all`: the twenty.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -128,7 +130,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind12": ("blind12_implementations.jsonl", "blind12_negatives.jsonl"),
                "blind13": ("blind13_implementations.jsonl", "blind13_negatives.jsonl"),
                "blind14": ("blind14_implementations.jsonl", "blind14_negatives.jsonl"),
-               "blind15": ("blind15_implementations.jsonl", "blind15_negatives.jsonl")}  # fmt: skip
+               "blind15": ("blind15_implementations.jsonl", "blind15_negatives.jsonl"),
+               "blind16": ("blind16_implementations.jsonl", "blind16_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -160,6 +163,16 @@ def vendored_packages(framework: str) -> tuple[str, ...]:
         return read_catalog().vendored_packages(FRAMEWORK_SLUGS.get(framework, framework))
     except Exception:  # the catalog module is still being written
         return ()
+
+
+def framework_name(framework: str, repo: str) -> str:
+    """The name the product mines a framework under: its catalog slug, or for a framework a user
+    adds, the slug `uptake framework add` gives it by default (the repository's name)."""
+    from uptake.loaders.catalog import read_catalog
+    from uptake.loaders.user_frameworks import default_slug
+
+    slug = FRAMEWORK_SLUGS.get(framework, framework)
+    return slug if slug in read_catalog().frameworks else default_slug(repo)
 
 
 def without_aliases(methods: list, dropped: set[str]) -> list:
@@ -316,7 +329,7 @@ HELD_OUT = frozenset(
     {
         "search-r1", "open-r1", "openmanus-rl", "agent-lightning", "atropos", "tinker-cookbook", "rl2",
         "chatlearn", "align-anything", "nemo-aligner", "minimind", "alpaca-farm", "nano-aha-moment",
-        "direct-preference-optimization", "grpo-zero",
+        "direct-preference-optimization", "grpo-zero", "liger-kernel",
     }
 )  # fmt: skip
 
@@ -438,7 +451,8 @@ def evaluate(title: str, frameworks: dict, methods_for, args, known: set) -> dic
         t0 = time.perf_counter()
         vendored = vendored_packages(fw)
         commits = mine_all(
-            find_mirror(args.mirrors, info["repo"]), methods_for(fw), args.workers, vendored, fw
+            find_mirror(args.mirrors, info["repo"]), methods_for(fw), args.workers, vendored,
+            framework_name(fw, info["repo"]),
         )
         print(f"{fw}: {len(commits)} commits mined in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
         s, fw_lines = score_framework(

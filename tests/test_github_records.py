@@ -228,8 +228,18 @@ def test_cli_loads_a_dump_and_runs_the_stored_query(tmp_path):
 
 
 def test_a_word_of_the_frameworks_own_name_names_no_method_in_its_threads():
-    prime = MethodEntry("prime", "PRIME", ("PRIME",), "2502.01456", None, None, None, "", "policy-gradient")
+    prime = MethodEntry(
+        "prime", "PRIME", ("PRIME",), "2502.01456", None, None, None, "", "policy-gradient", ("PRIME",)
+    )
     matcher = MethodMatcher([*METHODS, prime])
     title = "Recipe: the PRIME algorithm"
     assert "prime" in named_methods(Thread("verl", 3, False, title, "", "open"), matcher)
     assert "prime" not in named_methods(Thread("prime-rl", 3, False, title, "", "open"), matcher)
+    # The repository named after the method is the method's: there the word is the method.
+    assert "prime" in named_methods(Thread("PRIME-RL/PRIME", 3, False, title, "", "open"), matcher)
+
+
+def test_an_unambiguous_method_name_in_the_frameworks_name_still_names_the_method():
+    matcher = MethodMatcher(METHODS)
+    title = "Fix the GRPO advantage"
+    assert "grpo" in named_methods(Thread("grpo-zero", 3, False, title, "", "open"), matcher)

@@ -66,7 +66,6 @@ from .methods import (
     MethodMatcher,
     ambiguous_names,
     method_names,
-    own_words,
     spelled_out,
 )
 from .python_code import Place, PythonBlock, is_stub
@@ -810,8 +809,8 @@ class CommitLinker:
     ):
         """`vendored_packages`: package names of other frameworks; a tree of that name inside
         this framework's repository is a copy, whose links are marked `vendored`. `framework`: the
-        name of the framework whose history is linked; in its own messages a word of that name
-        speaks of the framework (prime-rl's "prime"), never of a method spelled the same (PRIME).
+        name of the framework whose history is linked, read as `OwnName` says (prime-rl's "prime"
+        is the framework, the PRIME repository's is the method).
         `copied_configs`: config files of those copied trees (`verl/trainer/config/ppo.yaml`); a
         config of this framework's own ending in the same path is a copy of that framework's
         defaults (see `_config_copy_of`)."""
@@ -820,9 +819,9 @@ class CommitLinker:
         self.config_copies = {
             tail: path.split("/", 1)[0].lower() for path in copied_configs for tail in _config_tails(path)
         }
-        self.own_words = own_words(framework)
         self.index = CodeAliasIndex(methods)
         self.matcher = MethodMatcher(methods)
+        self.own_name = self.matcher.own_name(framework)
         self.paper_of = {m.slug: getattr(m, "arxiv_id", None) for m in methods}
         self.parent_of = {m.slug: getattr(m, "parent", None) for m in methods}
         self.ancestors = {m.slug: _ancestors(m.slug, self.parent_of) for m in methods}
@@ -921,7 +920,7 @@ class CommitLinker:
         # change does; papers it links are read from the whole message below.
         # Blanking links costs a pass over the message: only for a message that may name a method.
         in_message = self.matcher.find(_unlinked(message)) if self.matcher.may_name(message) else []
-        named = {m.slug: m for m in in_message if m.text.lower() not in self.own_words}
+        named = {m.slug: m for m in in_message if not self.own_name.speaks_of_framework(m)}
         subject = message.split("\n", 1)[0]
         for slug, m in named.items():
             link = best.get(slug)
@@ -1217,6 +1216,8 @@ class CommitLinker:
                 signal = "paper title"
             elif slug in named:
                 signal = "message names it"
+            elif slug == self.own_name.method:
+                signal = "the framework is named after it"
             elif slug in plain:
                 signal = "unambiguous alias"
             elif any(

@@ -29,6 +29,9 @@ _LISTED_AFTER = re.compile(_LIST_JOIN + r"([\w+.-]+)")
 _LISTED_BEFORE = re.compile(r"([\w+.-]+)" + _LIST_JOIN + r"$")
 
 
+AMBIGUOUS_RULE = "ambiguous-alias-in-context"
+
+
 @dataclass(frozen=True)
 class MethodMatch:
     slug: str
@@ -118,9 +121,29 @@ def _capitals_of_short_value(text: str, alias: str) -> bool:
 
 def own_words(framework: str) -> frozenset[str]:
     """The words of a framework's name or repository (`PrimeIntellect-ai/prime-rl`: primeintellect,
-    prime): in the framework's own history they speak of it, never of a method spelled the same
-    (PRIME). Words shorter than three letters ("rl", "ai") name nothing."""
+    prime). Words shorter than three letters ("rl", "ai") name nothing."""
     return frozenset(w for w in re.split(r"[^a-z0-9]+", framework.lower()) if len(w) >= 3)
+
+
+def _squeezed(name: str) -> str:
+    return re.sub(r"[^a-z0-9+]", "", name.lower())
+
+
+@dataclass(frozen=True)
+class OwnName:
+    """How a framework's own name reads in its own history. A word of it that is also a method's
+    ambiguous name speaks of the framework ("the prime monitor" in prime-rl), not of the method
+    (PRIME); an unambiguous method name in it still names the method (GRPO-Zero's GRPO). A
+    framework whose whole name is a method's name is that method's code (the PRIME repository):
+    there the name is the method's, and a second signal for the method's ambiguous aliases."""
+
+    words: frozenset[str]
+    method: str | None  # the slug of the method the framework is named after
+
+    def speaks_of_framework(self, match: MethodMatch) -> bool:
+        return (
+            match.rule == AMBIGUOUS_RULE and match.text.lower() in self.words and match.slug != self.method
+        )
 
 
 class MethodMatcher:
@@ -145,6 +168,7 @@ class MethodMatcher:
             for name in names:
                 slugs_of.setdefault(name.lower(), set()).add(slug)
         self.owner_of_shared = {name: slug for slug, name in own_names.items() if len(slugs_of[name]) > 1}
+        self._slug_of_name = {_squeezed(name): slug for slug, name in own_names.items()}
         # A spelling one method's alias has exactly names every method spelled so up to case:
         # "reinforce" is REINFORCE as much as the framework value the catalog lists elsewhere.
         self._exact_folded: dict[str, set[str]] = {}
@@ -157,6 +181,10 @@ class MethodMatcher:
         for i, (_, alias, _) in enumerate(self._entries):
             self._by_folded.setdefault(alias.lower(), []).append(i)
         self._prefilter = LiteralScanner(self._by_folded)
+
+    def own_name(self, framework: str) -> OwnName:
+        """How `framework`'s name (a slug or OWNER/REPO) reads in its own history."""
+        return OwnName(own_words(framework), self._slug_of_name.get(_squeezed(framework.rpartition("/")[2])))
 
     def names_its_method(self, match: MethodMatch) -> bool:
         """Whether a match names its method, not another method whose own name the matched word
@@ -210,7 +238,7 @@ class MethodMatcher:
         if exact and (
             _RL_CONTEXT.search(window.replace(m.group(0), " ")) or self._listed_with_method(text, m)
         ):
-            return MethodMatch(slug, alias, m.group(0), m.start(), "ambiguous-alias-in-context", 0.6)
+            return MethodMatch(slug, alias, m.group(0), m.start(), AMBIGUOUS_RULE, 0.6)
         return None
 
     def _listed_with_method(self, text: str, m: re.Match) -> bool:

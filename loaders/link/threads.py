@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ...graph.records import Edge, Evidence
 from .arxiv_ids import find_arxiv_ids
-from .methods import MethodMatcher, own_words
+from .methods import MethodMatcher
 
 MAINTAINER_ASSOCIATIONS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
 
@@ -164,7 +164,7 @@ def cited_papers(thread: Thread) -> dict[str, Evidence]:
 def named_methods(thread: Thread, matcher: MethodMatcher) -> dict[str, Evidence]:
     """Method slug -> evidence of the strongest naming in the thread."""
     best: dict[str, Evidence] = {}
-    own = own_words(thread.framework)
+    own = matcher.own_name(thread.framework)
     for place, location, text in thread.texts():
         text = _split_compounds(tokenised(_without_scope(text) if place == "title" else text), matcher)
         kept = prose(text)
@@ -173,7 +173,7 @@ def named_methods(thread: Thread, matcher: MethodMatcher) -> dict[str, Evidence]
                 continue
             if not matcher.names_its_method(m):
                 continue  # "Add reinforce algorithm" names REINFORCE, not REINFORCE++ that lists the word
-            if m.text.lower() in own:
+            if own.speaks_of_framework(m):
                 continue  # "the prime monitor" in prime-rl is the framework's, not PRIME
             in_code = kept[m.start : m.start + len(m.text)].strip() != m.text
             evidence = Evidence(
