@@ -55,7 +55,10 @@ Label sets:
   (SPIN, Online-RLHF, ORPO, GRPO-Zero).
 * `blind16`: benchmarks/data/blind16_implementations.jsonl and blind16_negatives.jsonl: a loss
   library and two projects built on a copy of another framework (Liger-Kernel, PRIME, TinyZero).
-* `all`: the twenty.
+* `blind17`: benchmarks/data/blind17_implementations.jsonl and blind17_negatives.jsonl: two
+  post-training libraries, a pretraining library that gained post-training, and two projects on a
+  copy of verl (tunix, compose-rl, gpt-neox, Logic-RL, Minimal-RL).
+* `all`: the twenty-one.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -131,7 +134,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind13": ("blind13_implementations.jsonl", "blind13_negatives.jsonl"),
                "blind14": ("blind14_implementations.jsonl", "blind14_negatives.jsonl"),
                "blind15": ("blind15_implementations.jsonl", "blind15_negatives.jsonl"),
-               "blind16": ("blind16_implementations.jsonl", "blind16_negatives.jsonl")}  # fmt: skip
+               "blind16": ("blind16_implementations.jsonl", "blind16_negatives.jsonl"),
+               "blind17": ("blind17_implementations.jsonl", "blind17_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -330,6 +334,7 @@ HELD_OUT = frozenset(
         "search-r1", "open-r1", "openmanus-rl", "agent-lightning", "atropos", "tinker-cookbook", "rl2",
         "chatlearn", "align-anything", "nemo-aligner", "minimind", "alpaca-farm", "nano-aha-moment",
         "direct-preference-optimization", "grpo-zero", "liger-kernel",
+        "tunix",
     }
 )  # fmt: skip
 

@@ -354,6 +354,32 @@ def test_option_carrying_a_name_is_learned_from_the_message_body():
     assert learned("[DPO] new loss types (#7)", change) == {}
 
 
+def test_an_option_quoted_beside_a_method_in_the_message_is_its_spelling():
+    """A list item or paragraph that names one method and quotes an option the change adds says
+    that option is the method's, whatever the option is called."""
+    option = added("fw/config.py", "class LossConfig(TypedDict):", "    scale_advantages: bool")
+    body = "Critic-free training (#5)\n\n- Adds `scale_advantages`.\n  Set it to `false` for the\n  Dr. GRPO objective."
+    found = learned(body, option)
+    assert found == {
+        "dr-grpo": (
+            "scale_advantages",
+            "learned-alias: the message names 'Dr. GRPO'; field is quoted beside it in the message",
+        )
+    }
+    # Quoted apart from the name, beside two methods, or in a comparison: nothing is learned.
+    apart = "Critic-free training (#5)\n\n- Adds `scale_advantages`.\n- Dr. GRPO comes later."
+    assert learned(apart, option) == {}
+    two = "Critic-free training (#5)\n\n- `scale_advantages` serves Dr. GRPO and DAPO."
+    assert learned(two, option) == {}
+    compared = "Critic-free training (#5)\n\n- `scale_advantages`, similar to Dr. GRPO's switch."
+    assert learned(compared, option) == {}
+    # An option quoted in the method's context, with no setting said to be for it, is not its switch.
+    context = "Critic-free training (#5)\n\nOur Dr. GRPO runs use `scale_advantages` during rollout."
+    assert learned(context, option) == {}
+    named_first = "Critic-free training (#5)\n\n- Dr. GRPO: `scale_advantages=false`."
+    assert set(learned(named_first, option)) == {"dr-grpo"}
+
+
 CITED = CommitLinker([
     *METHODS,
     Method("hem", "High-entropy minority tokens", ("top_entropy_quantile",), arxiv_id="2506.01939",

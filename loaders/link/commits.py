@@ -591,6 +591,23 @@ _TYPO_FIX = re.compile(
     r"(?:(?:fix(?:es|ed|ing)?|correct(?:s|ed|ing)?)\s+(?:an?\s+|the\s+|some\s+|small\s+|minor\s+)*)?typos?\b",
     re.IGNORECASE,
 )
+# A message's paragraphs and list items: where a name and the identifiers quoted beside it belong
+# together ("- Adds `normalize_advantage`; set it to `false` for Dr. GRPO").
+_MESSAGE_BLOCK = re.compile(r"\n\s*\n|\n(?=[ \t]*(?:[-*+]|\d+[.)])[ \t])")
+_QUOTED_IDENTIFIER = re.compile(r"`-{0,2}([A-Za-z_][\w.-]*)(?:\s*[=:][^`]*)?`")
+# A quoted setting (a value, `false`, or an option set to one, `epsilon_high=0.28`) said to be for
+# the method right after it ("set both to `false` for Dr. GRPO"), or right after the method's name
+# ("Dr. GRPO: `scale_rewards=false`").
+_SETTING = r"`(?:true|false|none|null|-?\d[\w.]*|-{0,2}[A-Za-z_][\w.-]*\s*[=:]\s*[^`\s]+)`"
+_SETTING_FOR = re.compile(_SETTING + r"[^`.;]{0,12}?\bfor\s+(?:the\s+|an?\s+)?\[?$", re.I)
+_NAME_THEN_SETTING = re.compile(r"^\]?[^`.;]{0,24}?" + _SETTING, re.I)
+# A paragraph that compares a thing with a method ("a model class similar to DPO's") is not about
+# the method's own option.
+_COMPARISON = re.compile(
+    r"\b(?:similar to|(?:just |much )?like|unlike|instead of|rather than|compared (?:to|with)|vs\.?|"
+    r"versus|same as|as in|borrowed from|inspired by|adapted from)\b",
+    re.IGNORECASE,
+)
 
 
 def _ancestors(slug: str, parent_of: dict[str, str | None]) -> frozenset[str]:
@@ -698,6 +715,13 @@ def _module_named(path: str, token: str) -> bool:
     """A Python module named exactly after an alias (`algorithms/distillation.py`)."""
     name = path.rsplit("/", 1)[-1].lower()
     return name == f"{token}.py"
+
+
+def _sets_for(block: str, m) -> bool:
+    """Whether `block` quotes a setting said to be for the method `m` names."""
+    before = block[max(0, m.start - 60) : m.start]
+    after = block[m.start + len(m.text) : m.start + len(m.text) + 60]
+    return _SETTING_FOR.search(before) is not None or _NAME_THEN_SETTING.search(after) is not None
 
 
 def _unlinked(text: str) -> str:
@@ -1136,20 +1160,26 @@ class CommitLinker:
             anywhere = in_subject
         if not anywhere:
             return []
+        quoted = self._quoted_beside(message, anywhere)
+        quoted_names = frozenset().union(*quoted.values())
         words = tuple(sorted({w for slug in anywhere for w in self.words.get(slug, ())}))
         # A change that fixes, documents, tests or tidies adds no new spelling of what it names.
         describing = {} if _UPKEEP.match(subject) or len(named_in_subject) > 2 else in_subject
         stems = frozenset().union(*(self.vocabulary.get(slug, ()) for slug in describing))
-        worth = lambda ident: self._new(ident) and (_carries(ident, words) or _describes(ident, stems))  # noqa: E731
+        worth = lambda ident: self._new(ident) and (  # noqa: E731
+            _carries(ident, words) or _describes(ident, stems) or ident in quoted_names
+        )
         candidates = [
             c
             for f, (category, _) in scanned
-            if category == "code" and _names_any(f.text, (*words, *stems)) and _user_facing(f.path, scanned)
+            if category == "code"
+            and _names_any(f.text, (*words, *stems, *quoted_names))
+            and _user_facing(f.path, scanned)
             for c in _identifiers(f, worth)
         ]
         spelled: list[Link] = []
         for slug, name in sorted(anywhere.items()):
-            found = self._spelling(slug, candidates, describing, named_in_subject)
+            found = self._spelling(slug, candidates, describing, named_in_subject, quoted.get(slug, ()))
             if found is None:
                 continue
             c, why = found
@@ -1164,14 +1194,23 @@ class CommitLinker:
         return spelled
 
     def _spelling(
-        self, slug: str, candidates: list[Identifier], describing: dict, rivals: Iterable[str]
+        self,
+        slug: str,
+        candidates: list[Identifier],
+        describing: dict,
+        rivals: Iterable[str],
+        quoted: Collection[str] = (),
     ) -> tuple | None:
         """The identifier that spells `slug` among a change's candidates, and why; None if none.
         `describing`: the methods whose spelling the subject of a change that adds something may
-        teach; `rivals`: every method the subject names."""
+        teach; `rivals`: every method the subject names; `quoted`: identifiers the message quotes
+        beside the method's name (`_quoted_beside`)."""
         for c in candidates:
             if _carries(c.identifier, self.words.get(slug, ())):
                 return c, "carries the method's name"
+        for c in candidates:
+            if c.identifier in quoted and c.why in _OPTION_KINDS:
+                return c, "is quoted beside it in the message"
         if slug not in describing:
             return None
         shared = {
@@ -1185,6 +1224,26 @@ class CommitLinker:
                 continue  # the identifier describes another method the subject names as well
             return c, f"shares {', '.join(sorted(common))} with the method's description"
         return None
+
+    def _quoted_beside(self, message: str, named: Collection[str]) -> dict[str, set[str]]:
+        """Identifiers a message quotes in a paragraph or list item that names one of the `named`
+        methods and no other method, quotes a setting and compares nothing: there the message says
+        how the option selects the method ("set `normalize_advantage` to `false` for Dr. GRPO"). A
+        paragraph quoting options without a setting lists a method's configuration instead."""
+        quoted: dict[str, set[str]] = {}
+        if "`" not in message:
+            return quoted
+        for block in _MESSAGE_BLOCK.split(message):
+            if "`" not in block or _COMPARISON.search(block):
+                continue
+            names = [m for m in self.matcher.find(_unlinked(block)) if self.matcher.names_its_method(m)]
+            slugs = {m.slug for m in names}
+            slugs |= {slug for found in find_arxiv_ids(block) for slug in self.slug_of_paper.get(found.arxiv_id, ())}
+            if len(slugs) != 1 or (slug := next(iter(slugs))) not in named:
+                continue
+            if any(_sets_for(block, m) for m in names):
+                quoted.setdefault(slug, set()).update(_QUOTED_IDENTIFIER.findall(block))
+        return quoted
 
     def _new(self, identifier: str) -> bool:
         """Whether an identifier could be learned at all (reading its place costs a tokenizer
