@@ -58,7 +58,10 @@ Label sets:
 * `blind17`: benchmarks/data/blind17_implementations.jsonl and blind17_negatives.jsonl: two
   post-training libraries, a pretraining library that gained post-training, and two projects on a
   copy of verl (tunix, compose-rl, gpt-neox, Logic-RL, Minimal-RL).
-* `all`: the twenty-one.
+* `blind18`: benchmarks/data/blind18_implementations.jsonl and blind18_negatives.jsonl: two
+  vision-language GRPO projects, one the other's fork, and three research projects built on copies
+  (R1-V, VLM-R1, TTRL, DeepScaleR, VL-RLHF).
+* `all`: the twenty-two.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -135,7 +138,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind14": ("blind14_implementations.jsonl", "blind14_negatives.jsonl"),
                "blind15": ("blind15_implementations.jsonl", "blind15_negatives.jsonl"),
                "blind16": ("blind16_implementations.jsonl", "blind16_negatives.jsonl"),
-               "blind17": ("blind17_implementations.jsonl", "blind17_negatives.jsonl")}  # fmt: skip
+               "blind17": ("blind17_implementations.jsonl", "blind17_negatives.jsonl"),
+               "blind18": ("blind18_implementations.jsonl", "blind18_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -334,7 +338,7 @@ HELD_OUT = frozenset(
         "search-r1", "open-r1", "openmanus-rl", "agent-lightning", "atropos", "tinker-cookbook", "rl2",
         "chatlearn", "align-anything", "nemo-aligner", "minimind", "alpaca-farm", "nano-aha-moment",
         "direct-preference-optimization", "grpo-zero", "liger-kernel",
-        "tunix",
+        "tunix", "r1-v",
     }
 )  # fmt: skip
 
@@ -456,7 +460,10 @@ def evaluate(title: str, frameworks: dict, methods_for, args, known: set) -> dic
         t0 = time.perf_counter()
         vendored = vendored_packages(fw)
         commits = mine_all(
-            find_mirror(args.mirrors, info["repo"]), methods_for(fw), args.workers, vendored,
+            find_mirror(args.mirrors, info["repo"]),
+            methods_for(fw),
+            args.workers,
+            vendored,
             framework_name(fw, info["repo"]),
         )
         print(f"{fw}: {len(commits)} commits mined in {time.perf_counter() - t0:.1f} s", file=sys.stderr)

@@ -329,7 +329,6 @@ _LINKER: CommitLinker | None = None
 
 
 _TOP_PACKAGE = re.compile(r"^(?:src/)?([^/]+)/__init__\.py$")
-_PROJECT_FOLDER = re.compile(r"^([^/]+)/(?:setup\.py|pyproject\.toml)$")
 # Top-level folders that hold a repository's tests or tooling, not the package it ships.
 _AUXILIARY = frozenset({"test", "tests", "testing", "examples", "scripts", "tools", "docs", "benchmarks"})
 
@@ -351,7 +350,7 @@ def copied_trees(
     if not foreign:
         return foreign, ()
     listing = run_git(git_dir, "ls-tree", "-r", "--name-only", head).splitlines()
-    packages = _packages(listing)
+    packages = {m.group(1).lower() for line in listing if (m := _TOP_PACKAGE.match(line))} - _AUXILIARY
     if len(packages) == 1 and packages <= set(foreign):
         foreign = tuple(p for p in foreign if p not in packages)
     copied = {p.lower() for p in foreign}
@@ -360,18 +359,6 @@ def copied_trees(
         if _CONFIG_FILE.search(path) and path.split("/", 1)[0].lower() in copied and path.count("/") >= 2
     )  # fmt: skip
     return foreign, configs
-
-
-def _packages(listing: list[str]) -> set[str]:
-    """The packages a repository ships: top-level ones, and those of a project whose installable
-    root is a folder (`training/setup.py` beside `training/verl/__init__.py`)."""
-    roots = {m.group(1) for line in listing if (m := _PROJECT_FOLDER.match(line))} - _AUXILIARY
-    packages = set()
-    for line in listing:
-        root, _, rest = line.partition("/")
-        if m := _TOP_PACKAGE.match(rest if root in roots else line):
-            packages.add(m.group(1).lower())
-    return packages - _AUXILIARY
 
 
 def _init_worker(

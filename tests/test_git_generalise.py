@@ -158,25 +158,6 @@ def test_a_fork_that_kept_its_parents_package_name_is_its_own_code(tmp_path):
     assert links_of(facts, copy.head())[("IMPLEMENTS", "grpo")].vendored == "otherfw"
 
 
-def test_a_fork_installed_from_a_folder_is_its_own_code_too(tmp_path):
-    """The only package may sit in a project folder of its own (`training/setup.py` beside
-    `training/otherfw/`): that is still the fork's one package, not a copy beside another."""
-    fork = Repo(tmp_path / "fork")
-    fork.commit(
-        "Initial commit",
-        {
-            "README.md": "# fork\n",
-            "training/setup.py": "from setuptools import setup\nsetup(name='otherfw')\n",
-            "training/otherfw/__init__.py": "",
-            "training/otherfw/trainer.py": "class GRPOTrainer:\n    pass\n",
-            "training/otherfw/main.py": "from otherfw.trainer import GRPOTrainer\n",
-            "eval/tasks/__init__.py": "",  # scripts with no project file of their own ship nothing
-        },
-    )
-    facts = mine_repository("fork", fork.path, METHODS, workers=1, vendored=VENDORED)
-    assert first_implementations(facts)["grpo"][0] == fork.head()
-
-
 def test_a_repository_named_after_a_method_is_that_methods_code(tmp_path):
     """In its own history an ambiguous method name that is also the framework's name speaks of the
     framework (prime-rl's "prime"), unless the framework is named after the method as a whole (the

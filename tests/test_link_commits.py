@@ -358,7 +358,10 @@ def test_an_option_quoted_beside_a_method_in_the_message_is_its_spelling():
     """A list item or paragraph that names one method and quotes an option the change adds says
     that option is the method's, whatever the option is called."""
     option = added("fw/config.py", "class LossConfig(TypedDict):", "    scale_advantages: bool")
-    body = "Critic-free training (#5)\n\n- Adds `scale_advantages`.\n  Set it to `false` for the\n  Dr. GRPO objective."
+    body = (
+        "Critic-free training (#5)\n\n- Adds `scale_advantages`.\n"
+        "  Set it to `false` for the\n  Dr. GRPO objective."
+    )
     found = learned(body, option)
     assert found == {
         "dr-grpo": (
@@ -777,6 +780,17 @@ def test_vendored_copies_and_recipes_are_marked():
         run = added("examples/run_dapo.sh", f"{command} \\", "  loss_type=dapo", status="A")
         dapo = {lk.key: lk for lk in linker.link("Example", [run, *files]).links}["dapo"]
         assert (dapo.rel, dapo.vendored, dapo.recipe) == (IMPLEMENTS, vendored, True)
+    # A repository copied whole into a folder of its own (`otherfw/setup.py` beside `otherfw/otherfw/`):
+    # its examples are inside that folder; a launcher outside it, even in the same change, is the
+    # wrapper's own script.
+    nested = [
+        added("otherfw/setup.py", "setup()", status="A"),
+        added("otherfw/otherfw/trainer/main.py", "def main():", status="A"),
+    ]
+    for path, vendored in (("otherfw/examples/run_dapo.sh", "otherfw"), ("scripts/run_dapo.sh", "")):
+        run = added(path, "python3 -m otherfw.trainer.main \\", "  loss_type=dapo", status="A")
+        dapo = {lk.key: lk for lk in linker.link("Initial import", [run, *nested]).links}["dapo"]
+        assert (dapo.rel, dapo.vendored, dapo.recipe) == (IMPLEMENTS, vendored, True), path
     recipe = links("Example", added("examples/run_dapo.sh", "python -m fw.train loss_type=dapo \\"))
     assert recipe[("Method", "dapo")].rel == IMPLEMENTS
     assert recipe[("Method", "dapo")].evidence().props()["implementation"] == "recipe"

@@ -88,6 +88,7 @@ _DOC = re.compile(
 )
 _EXAMPLE = re.compile(r"(?:^|/)(?:examples?|tutorials?|notebooks?|cookbooks?|demos?)/", re.IGNORECASE)
 _SHELL = re.compile(r"\.(?:sh|bash)$", re.I)  # a launcher: whatever it sets, a user runs
+_PROJECT_FILE = re.compile(r"^([^/]+)/(?:setup\.py|pyproject\.toml)$")  # a project in a folder
 _CODE_EXT = re.compile(r"\.(?:py|pyi|pyx|ya?ml|toml|cfg|ini|json|jsonnet|cu|cuh|cc|cpp|h|rs|go)$", re.I)
 _SKIP_EXT = re.compile(
     r"\.(?:lock|csv|tsv|svg|png|jpe?g|gif|pdf|bin|pt|safetensors|parquet|arrow|whl|zip|gz)$", re.I
@@ -1166,9 +1167,11 @@ class CommitLinker:
         # A change that fixes, documents, tests or tidies adds no new spelling of what it names.
         describing = {} if _UPKEEP.match(subject) or len(named_in_subject) > 2 else in_subject
         stems = frozenset().union(*(self.vocabulary.get(slug, ()) for slug in describing))
-        worth = lambda ident: self._new(ident) and (  # noqa: E731
-            _carries(ident, words) or _describes(ident, stems) or ident in quoted_names
-        )
+
+        def worth(ident: str) -> bool:
+            described = _carries(ident, words) or _describes(ident, stems) or ident in quoted_names
+            return self._new(ident) and described
+
         candidates = [
             c
             for f, (category, _) in scanned
@@ -1238,7 +1241,9 @@ class CommitLinker:
                 continue
             names = [m for m in self.matcher.find(_unlinked(block)) if self.matcher.names_its_method(m)]
             slugs = {m.slug for m in names}
-            slugs |= {slug for found in find_arxiv_ids(block) for slug in self.slug_of_paper.get(found.arxiv_id, ())}
+            slugs |= {
+                slug for found in find_arxiv_ids(block) for slug in self.slug_of_paper.get(found.arxiv_id, ())
+            }
             if len(slugs) != 1 or (slug := next(iter(slugs))) not in named:
                 continue
             if any(_sets_for(block, m) for m in names):
@@ -1663,13 +1668,34 @@ class CommitLinker:
         launcher of a copy added on its own is the wrapper's: its users run it."""
         imported = self._imported_repositories(files)
         arriving = {self._copied_from(f.path) for f in files if f.status == "A"} | set(imported.values())
+        roots = self._copy_roots(files)
 
         def copy_of(f: FileDiff) -> str:
             if found := self._copied_from(f.path) or _inside_import(f, imported):
                 return found
-            return launched if (launched := self._runs_other(f)) in arriving else ""
+            launched = self._runs_other(f)
+            if launched not in arriving or not f.path.startswith(roots.get(launched, "")):
+                return ""  # a launcher outside the folder the copy arrives in is the wrapper's
+            return launched
 
         return copy_of
+
+    def _copy_roots(self, files: list[FileDiff]) -> dict[str, str]:
+        """Another framework's repository copied whole into a folder of this one (`verl/setup.py`
+        beside `verl/verl/`): that framework -> the folder, ending in '/'. A fork, whose copied
+        package sits at the top, has no such folder: everything it brings is the copy's."""
+        roots: dict[str, str] = {}
+        projects = {m.group(1) for f in files if f.status == "A" and (m := _PROJECT_FILE.match(f.path))}
+        for f in files:
+            parts = f.path.split("/")
+            if (
+                f.status == "A"
+                and len(parts) > 2
+                and parts[0] in projects
+                and parts[1].lower() in self.foreign
+            ):
+                roots.setdefault(parts[1].lower(), parts[0] + "/")
+        return roots
 
     def _runs_other(self, f: FileDiff) -> str:
         """The other framework whose package a runnable script or config launches

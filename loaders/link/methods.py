@@ -141,9 +141,7 @@ class OwnName:
     method: str | None  # the slug of the method the framework is named after
 
     def speaks_of_framework(self, match: MethodMatch) -> bool:
-        return (
-            match.rule == AMBIGUOUS_RULE and match.text.lower() in self.words and match.slug != self.method
-        )
+        return match.rule == AMBIGUOUS_RULE and match.text.lower() in self.words and match.slug != self.method
 
 
 class MethodMatcher:
