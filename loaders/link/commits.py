@@ -600,6 +600,7 @@ _QUOTED_IDENTIFIER = re.compile(r"`-{0,2}([A-Za-z_][\w.-]*)(?:\s*[=:][^`]*)?`")
 # the method right after it ("set both to `false` for Dr. GRPO"), or right after the method's name
 # ("Dr. GRPO: `scale_rewards=false`").
 _SETTING = r"`(?:true|false|none|null|-?\d[\w.]*|-{0,2}[A-Za-z_][\w.-]*\s*[=:]\s*[^`\s]+)`"
+_QUOTED_SETTING = re.compile(_SETTING, re.I)
 _SETTING_FOR = re.compile(_SETTING + r"[^`.;]{0,12}?\bfor\s+(?:the\s+|an?\s+)?\[?$", re.I)
 _NAME_THEN_SETTING = re.compile(r"^\]?[^`.;]{0,24}?" + _SETTING, re.I)
 # A paragraph that compares a thing with a method ("a model class similar to DPO's") is not about
@@ -1237,7 +1238,8 @@ class CommitLinker:
         if "`" not in message:
             return quoted
         for block in _MESSAGE_BLOCK.split(message):
-            if "`" not in block or _COMPARISON.search(block):
+            # The cheap tests first: most paragraphs of a long body quote no setting.
+            if "`" not in block or not _QUOTED_SETTING.search(block) or _COMPARISON.search(block):
                 continue
             names = [m for m in self.matcher.find(_unlinked(block)) if self.matcher.names_its_method(m)]
             slugs = {m.slug for m in names}
@@ -1668,15 +1670,17 @@ class CommitLinker:
         launcher of a copy added on its own is the wrapper's: its users run it."""
         imported = self._imported_repositories(files)
         arriving = {self._copied_from(f.path) for f in files if f.status == "A"} | set(imported.values())
-        roots = self._copy_roots(files)
+        roots: dict[str, str] | None = None  # read only for a launcher of an arriving copy
 
         def copy_of(f: FileDiff) -> str:
+            nonlocal roots
             if found := self._copied_from(f.path) or _inside_import(f, imported):
                 return found
-            launched = self._runs_other(f)
-            if launched not in arriving or not f.path.startswith(roots.get(launched, "")):
-                return ""  # a launcher outside the folder the copy arrives in is the wrapper's
-            return launched
+            if (launched := self._runs_other(f)) not in arriving:
+                return ""
+            roots = self._copy_roots(files) if roots is None else roots
+            # A launcher outside the folder a whole copied repository arrives in is the wrapper's.
+            return launched if f.path.startswith(roots.get(launched, "")) else ""
 
         return copy_of
 
