@@ -63,6 +63,7 @@ from .methods import (
     CodeAlias,
     CodeAliasIndex,
     CodeHit,
+    MethodMatch,
     MethodMatcher,
     ambiguous_names,
     method_names,
@@ -719,7 +720,7 @@ def _module_named(path: str, token: str) -> bool:
     return name == f"{token}.py"
 
 
-def _sets_for(block: str, m) -> bool:
+def _sets_for(block: str, m: MethodMatch) -> bool:
     """Whether `block` quotes a setting said to be for the method `m` names."""
     before = block[max(0, m.start - 60) : m.start]
     after = block[m.start + len(m.text) : m.start + len(m.text) + 60]
