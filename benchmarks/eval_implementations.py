@@ -61,7 +61,10 @@ Label sets:
 * `blind18`: benchmarks/data/blind18_implementations.jsonl and blind18_negatives.jsonl: two
   vision-language GRPO projects, one the other's fork, and three research projects built on copies
   (R1-V, VLM-R1, TTRL, DeepScaleR, VL-RLHF).
-* `all`: the twenty-two.
+* `blind19`: benchmarks/data/blind19_implementations.jsonl and blind19_negatives.jsonl: a
+  post-training library on MLX, a large training system's chat application, and two projects
+  (mlx-lm-lora, ColossalAI, SkyThought, Firefly).
+* `all`: the twenty-three.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -139,7 +142,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind15": ("blind15_implementations.jsonl", "blind15_negatives.jsonl"),
                "blind16": ("blind16_implementations.jsonl", "blind16_negatives.jsonl"),
                "blind17": ("blind17_implementations.jsonl", "blind17_negatives.jsonl"),
-               "blind18": ("blind18_implementations.jsonl", "blind18_negatives.jsonl")}  # fmt: skip
+               "blind18": ("blind18_implementations.jsonl", "blind18_negatives.jsonl"),
+               "blind19": ("blind19_implementations.jsonl", "blind19_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -338,7 +342,7 @@ HELD_OUT = frozenset(
         "search-r1", "open-r1", "openmanus-rl", "agent-lightning", "atropos", "tinker-cookbook", "rl2",
         "chatlearn", "align-anything", "nemo-aligner", "minimind", "alpaca-farm", "nano-aha-moment",
         "direct-preference-optimization", "grpo-zero", "liger-kernel",
-        "tunix", "r1-v",
+        "tunix", "r1-v", "mlx-lm-lora",
     }
 )  # fmt: skip
 
