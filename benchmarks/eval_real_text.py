@@ -24,7 +24,9 @@ With `--mirrors DIR` (fetched framework repositories), methods named in pull-req
 scored too: squash-merge subjects labelled by hand (no title text: the subjects are read from
 the repositories). The first set (benchmarks/data/pr_title_methods.jsonl, eight frameworks) is
 development; the blind set (pr_title_methods_blind.jsonl, fifteen frameworks) is scored per
-framework, and its errors are never listed.
+framework; the third set (pr_title_methods_third.jsonl, twenty frameworks) holds six out. Errors
+are listed only for frameworks that were read when rules were designed, and the frameworks never
+read are also pooled over all three sets.
 """
 
 from __future__ import annotations
@@ -127,26 +129,55 @@ def thread_methods_report(matcher: MethodMatcher, show_errors: bool) -> None:
         print(_line(f"methods named in threads, {part}", pairs))
 
 
-# Two label sets of squash-merge subjects (benchmarks/data/README.md): the first, held out until
-# the matcher's fifth round read its errors, and a second labelled blind after it.
+# Three label sets of squash-merge subjects (benchmarks/data/README.md), each with the frameworks
+# whose errors were read when rules were designed (None: all of them). The first set was held out
+# until the matcher's fifth round read its errors; the second was labelled blind after it and three
+# of its frameworks read; the third has twenty frameworks new to the measure, of which six were held
+# out before any label was made (the lowest sha256 of the repository name) and never read.
 PR_TITLE_LABELS = {
-    "first set": rt.REPO / "benchmarks" / "data" / "pr_title_methods.jsonl",
-    "blind set": rt.REPO / "benchmarks" / "data" / "pr_title_methods_blind.jsonl",
+    "first set": (rt.REPO / "benchmarks" / "data" / "pr_title_methods.jsonl", None),
+    "blind set": (
+        rt.REPO / "benchmarks" / "data" / "pr_title_methods_blind.jsonl",
+        {"rllm-org/rllm", "modelscope/ms-swift", "allenai/open-instruct"},
+    ),
+    "third set": (
+        rt.REPO / "benchmarks" / "data" / "pr_title_methods_third.jsonl",
+        {
+            "CarperAI/trlx",
+            "OpenRLHF/OpenRLHF-M",
+            "databricks/compose-rl",
+            "huggingface/open-r1",
+            "microsoft/agent-lightning",
+            "unslothai/unsloth",
+            "PKU-Alignment/align-anything",
+            "linkedin/Liger-Kernel",
+            "willccbb/verifiers",
+            "NVIDIA/NeMo-Aligner",
+            "alibaba/ChatLearn",
+            "meta-pytorch/torchforge",
+            "pytorch/rl",
+            "thinking-machines-lab/tinker-cookbook",
+        },
+    ),
 }
 _PR_SUFFIX = re.compile(r"\s*\(#\d+\)\s*$")
 
 
 def pr_title_methods_report(matcher: MethodMatcher, mirrors: Path, show_errors: bool = False) -> None:
     """Methods named in pull-request titles read from the repositories' squash-merge subjects;
-    scored per sampling stratum (subjects with a catalog spelling in them, and the rest)."""
-    for name, path in PR_TITLE_LABELS.items():
-        if path.exists():  # errors are shown for the first set only: the blind one stays unread
-            _pr_title_set_report(name, path, matcher, mirrors, show_errors and name == "first set")
+    scored per sampling stratum (subjects with a catalog spelling in them, and the rest), and
+    pooled over every framework whose errors no rule was designed on."""
+    never_read: list = []
+    for name, (path, read) in PR_TITLE_LABELS.items():
+        if path.exists():
+            never_read += _pr_title_set_report(name, path, read, matcher, mirrors, show_errors)
+    print(_line("methods in PR titles, frameworks never read", never_read))
 
 
 def _pr_title_set_report(
-    name: str, path: Path, matcher: MethodMatcher, mirrors: Path, show_errors: bool
-) -> None:
+    name: str, path: Path, read: set[str] | None, matcher: MethodMatcher, mirrors: Path, show_errors: bool
+) -> list:
+    """Prints one set's scores, lists errors of the frameworks read, and returns the pairs of the rest."""
     from .eval_implementations import find_mirror, git
 
     rows = rt.read_jsonl(path)
@@ -156,17 +187,21 @@ def _pr_title_set_report(
         thread = Thread(r["repo"], r["pr"], True, _PR_SUFFIX.sub("", subject), "", "merged")
         found, truth = set(named_methods(thread, matcher)), set(r["methods"])
         pairs = _method_pairs(found, truth)
-        by_stratum[r["stratum"]] += pairs
-        by_stratum["all"] += pairs
-        by_stratum[r["repo"]] += pairs
-        if show_errors and found != truth:
+        was_read = read is None or r["repo"] in read
+        for part in (r["stratum"], "all", r["repo"], "read" if was_read else "never read"):
+            by_stratum[part] += pairs
+        if show_errors and found != truth and was_read:
             print(f"    {name}: found {sorted(found)} labelled {sorted(truth)}: {subject}")
     print(_line(f"methods in PR titles, {name}", by_stratum["all"]))
     print(_line("  sampled with a catalog spelling", by_stratum["named"]))
     # The other stratum names no method (by its labels): anything found there is a false alarm.
     print(f"  sampled without one: {sum(p for p, _ in by_stratum['other'])} methods found")
+    if read is not None:
+        print(_line("  frameworks read when rules were designed", by_stratum["read"]))
+        print(_line("  frameworks never read", by_stratum["never read"]))
     for repo in sorted({r["repo"] for r in rows}):
         print(_line(f"  {repo}", by_stratum[repo]))
+    return by_stratum["never read"]
 
 
 # Whole threads (title, opening post, comments), read from a GitHub dump with one folder per framework:

@@ -119,6 +119,8 @@ NAMING_METHODS = METHODS + [
         # A file name says where something is; the class a method's capitals start names it.
         ("Now `grpo.py` metrics match `dapo_cache.yaml`", set()),
         ("Make grpo.py log the DAPO loss", {"dapo"}),
+        ("Add a YAML config for grpo.main", set()),  # a module path
+        ("Fix deprecation of REINFORCE.max_length", {"reinforce"}),  # a class's attribute
         ("Add gradient accumulation to `DAPOTrainModule`", {"dapo"}),
         ("Detach the backend from RayGRPOTrainer", {"grpo"}),
         ("Fix SkyRLGymGenerator retries", set()),

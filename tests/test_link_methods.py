@@ -72,6 +72,29 @@ def test_method_matcher_prefers_longer_names_and_needs_context_for_ambiguous_one
     assert matcher.find("grpo_helper and dapo-like tricks") == []
 
 
+def test_a_longer_spelling_inside_a_word_hides_no_name_after_it():
+    # The catalog spells LD-DPO "LD DPO" too: in "old dpo" it starts inside a word and names nothing.
+    matcher = MethodMatcher(read_catalog().methods.values())
+    assert [m.slug for m in matcher.find("warn about the old dpo dataset format")] == ["dpo"]
+    assert [m.slug for m in matcher.find("add LD DPO")] == ["ld-dpo"]
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        # A long name in capitals among words that are not names the method, not the verb.
+        ("fix: correct REINFORCE to resume training", "ambiguous-alias-in-capitals"),
+        ("Why is vanilla REINFORCE not implemented?", "ambiguous-alias-in-capitals"),
+        ("tests reinforce the guarantees", None),
+        ("FIX REINFORCE CRASH", None),  # a line of capitals: no word stands out
+        ("TAPERED OFF-POLICY REINFORCE", "ambiguous-alias-in-context"),  # "policy" is the context
+    ],
+)
+def test_a_long_ambiguous_name_in_capitals_stands_out_as_the_name(text, rule):
+    found = MethodMatcher(read_catalog().methods.values()).find(text)
+    assert [m.rule for m in found if m.slug == "reinforce"] == ([rule] if rule else [])
+
+
 def _reference(words: list[str], text: str, whole: bool) -> list[tuple[int, int, str]]:
     """What Python's own `re` finds with a longest-first alternation."""
     body = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))

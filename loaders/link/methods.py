@@ -30,6 +30,13 @@ _LISTED_BEFORE = re.compile(r"([\w+.-]+)" + _LIST_JOIN + r"$")
 
 
 AMBIGUOUS_RULE = "ambiguous-alias-in-context"
+# A long name written wholly in capitals among words that are not ("correct REINFORCE to resume"):
+# writers capitalise a word whole to name it, not to use the ordinary word. Short capitals (TPO,
+# SPIN) are other acronyms too, and in a line of capitals no word stands out.
+CAPITALS_RULE = "ambiguous-alias-in-capitals"
+_LONG_CAPITALS = re.compile(r"[A-Z]{5,}")
+_WORD_BEFORE = re.compile(r"([A-Za-z]{2,})[^A-Za-z]*$")
+_WORD_AFTER = re.compile(r"[^A-Za-z]*([A-Za-z]{2,})")
 
 
 @dataclass(frozen=True)
@@ -38,7 +45,7 @@ class MethodMatch:
     alias: str  # the alias that matched
     text: str  # the text as found
     start: int
-    rule: str  # alias-exact, alias-ci, ambiguous-alias-in-context
+    rule: str  # alias-exact, alias-ci, ambiguous-alias-in-context or -in-capitals
     confidence: float
 
 
@@ -141,7 +148,11 @@ class OwnName:
     method: str | None  # the slug of the method the framework is named after
 
     def speaks_of_framework(self, match: MethodMatch) -> bool:
-        return match.rule == AMBIGUOUS_RULE and match.text.lower() in self.words and match.slug != self.method
+        return (
+            match.rule in (AMBIGUOUS_RULE, CAPITALS_RULE)
+            and match.text.lower() in self.words
+            and match.slug != self.method
+        )
 
 
 class MethodMatcher:
@@ -175,10 +186,12 @@ class MethodMatcher:
         # Longest aliases first, so "Dr. GRPO" wins over the "GRPO" inside it.
         self._entries.sort(key=lambda e: -len(e[1]))
         # One case-folded pass finds which aliases occur at all; only those run their own pattern.
+        # Only whole words: a spelling that starts inside a word ("ld dpo" in "old dpo") must not
+        # hide the shorter one after it.
         self._by_folded: dict[str, list[int]] = {}
         for i, (_, alias, _) in enumerate(self._entries):
             self._by_folded.setdefault(alias.lower(), []).append(i)
-        self._prefilter = LiteralScanner(self._by_folded)
+        self._prefilter = LiteralScanner(self._by_folded, whole_identifiers=True)
 
     def own_name(self, framework: str) -> OwnName:
         """How `framework`'s name (a slug or OWNER/REPO) reads in its own history."""
@@ -232,6 +245,8 @@ class MethodMatcher:
         if not ambiguous:
             rule, confidence = ("alias-exact", 0.9) if exact else ("alias-ci", 0.75)
             return MethodMatch(slug, alias, m.group(0), m.start(), rule, confidence)
+        if exact and _stands_out_in_capitals(text, m):
+            return MethodMatch(slug, alias, m.group(0), m.start(), CAPITALS_RULE, 0.6)
         window = text[max(0, m.start() - _CONTEXT_WINDOW) : m.end() + _CONTEXT_WINDOW]
         if exact and (
             _RL_CONTEXT.search(window.replace(m.group(0), " ")) or self._listed_with_method(text, m)
@@ -245,6 +260,14 @@ class MethodMatcher:
         return any(
             n and n.group(1) != m.group(0) and n.group(1) in self._all_spellings for n in (after, before)
         )
+
+
+def _stands_out_in_capitals(text: str, m: re.Match) -> bool:
+    if not _LONG_CAPITALS.fullmatch(m.group(0)):
+        return False
+    before = _WORD_BEFORE.search(text, max(0, m.start() - 40), m.start())
+    after = _WORD_AFTER.match(text, m.end())
+    return not any(w and w.group(1).isupper() for w in (before, after))
 
 
 # --- Aliases as they appear in code and configs -------------------------------------------------

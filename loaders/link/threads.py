@@ -33,8 +33,10 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff5e"
 _CJK_EDGE = re.compile(rf"(?<=[{_CJK}])(?=[^\s{_CJK}])|(?<=[^\s{_CJK}])(?=[{_CJK}])")
 # A conventional-commit scope ("feat(ppo): add CISPO") says where a change goes, not what it names.
 _COMMIT_SCOPE = re.compile(r"^(\s*\w+)\(([^)\n]{1,40})\)(!?:)")
-# A file name (`dpo.py`, `grpo.yaml`) says where something is, not what it names.
+# A file name (`dpo.py`, `grpo.yaml`) or a module path (`grpo.main`) says where something is, not
+# what it names; a class's attribute (`DPOConfig.beta`) still names the class's method.
 _FILE_SUFFIX = re.compile(r"\.(?:py|ya?ml|sh|md|json|toml|txt|ipynb|cfg)\b")
+_MODULE_PATH_NEXT = re.compile(r"\.[a-z_][a-z0-9_]*\b")
 # A class named by a method's capitals and a role word ("DPOTrainModule", "RayPPOTrainer"): the
 # capitals are that method's name. Split so the matcher sees them as a word.
 _CLASS_COMPOUND = re.compile(r"(?<![\w-])((?:[A-Z][a-z]+)*)([A-Z][A-Z0-9+]+)((?:[A-Z][a-z]+)+)(?![\w-])")
@@ -133,8 +135,9 @@ def _split_compounds(text: str, matcher: MethodMatcher) -> str:
     return _CLASS_COMPOUND.sub(split, text) if _COMPOUND_EDGE.search(text) else text
 
 
-def _names_a_file(text: str, end: int) -> bool:
-    return bool(_FILE_SUFFIX.match(text, end))
+def _names_a_place(text: str, name: str, end: int) -> bool:
+    """Whether the name matched just before `end` is part of a file name or a module path."""
+    return bool(_FILE_SUFFIX.match(text, end) or (name.islower() and _MODULE_PATH_NEXT.match(text, end)))
 
 
 def _without_scope(title: str) -> str:
@@ -169,7 +172,7 @@ def named_methods(thread: Thread, matcher: MethodMatcher) -> dict[str, Evidence]
         text = _split_compounds(tokenised(_without_scope(text) if place == "title" else text), matcher)
         kept = prose(text)
         for m in matcher.find(text):
-            if _names_a_file(text, m.start + len(m.text)):
+            if _names_a_place(text, m.text, m.start + len(m.text)):
                 continue
             if not matcher.names_its_method(m):
                 continue  # "Add reinforce algorithm" names REINFORCE, not REINFORCE++ that lists the word
