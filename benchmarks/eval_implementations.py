@@ -64,7 +64,10 @@ Label sets:
 * `blind19`: benchmarks/data/blind19_implementations.jsonl and blind19_negatives.jsonl: a
   post-training library on MLX, a large training system's chat application, and two projects
   (mlx-lm-lora, ColossalAI, SkyThought, Firefly).
-* `all`: the twenty-three.
+* `blind20`: benchmarks/data/blind20_implementations.jsonl and blind20_negatives.jsonl: a method's
+  reference code, a reward-model recipe collection, and three research projects on copies of verl
+  (SPPO, RLHF-Reward-Modeling, ToRL, ReCall, Skywork-OR1).
+* `all`: the twenty-four.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -143,7 +146,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind16": ("blind16_implementations.jsonl", "blind16_negatives.jsonl"),
                "blind17": ("blind17_implementations.jsonl", "blind17_negatives.jsonl"),
                "blind18": ("blind18_implementations.jsonl", "blind18_negatives.jsonl"),
-               "blind19": ("blind19_implementations.jsonl", "blind19_negatives.jsonl")}  # fmt: skip
+               "blind19": ("blind19_implementations.jsonl", "blind19_negatives.jsonl"),
+               "blind20": ("blind20_implementations.jsonl", "blind20_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -342,7 +346,7 @@ HELD_OUT = frozenset(
         "search-r1", "open-r1", "openmanus-rl", "agent-lightning", "atropos", "tinker-cookbook", "rl2",
         "chatlearn", "align-anything", "nemo-aligner", "minimind", "alpaca-farm", "nano-aha-moment",
         "direct-preference-optimization", "grpo-zero", "liger-kernel",
-        "tunix", "r1-v", "mlx-lm-lora",
+        "tunix", "r1-v", "mlx-lm-lora", "skywork-or1",
     }
 )  # fmt: skip
 

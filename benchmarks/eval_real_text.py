@@ -194,8 +194,11 @@ def _pr_title_set_report(
             print(f"    {name}: found {sorted(found)} labelled {sorted(truth)}: {subject}")
     print(_line(f"methods in PR titles, {name}", by_stratum["all"]))
     print(_line("  sampled with a catalog spelling", by_stratum["named"]))
-    # The other stratum names no method (by its labels): anything found there is a false alarm.
-    print(f"  sampled without one: {sum(p for p, _ in by_stratum['other'])} methods found")
+    # Subjects with no catalog spelling at sampling time: what is found there is mostly false alarms.
+    other = by_stratum["other"]
+    print(
+        f"  sampled without one: {sum(p for p, _ in other)} found, {sum(p and not t for p, t in other)} false"
+    )
     if read is not None:
         print(_line("  frameworks read when rules were designed", by_stratum["read"]))
         print(_line("  frameworks never read", by_stratum["never read"]))

@@ -1282,6 +1282,40 @@ def test_an_attribute_docstring_under_an_unchanged_line_documents_no_new_option(
     assert cited_links(unchanged_above)["dapo"].rel == MENTIONS
 
 
+def test_a_class_docstring_documents_the_class_not_its_first_field():
+    """A leftover header of a copied argument class ("The arguments for the DPO training script")
+    says whose script it was; the fields under it are not documented as that method."""
+    header = added(
+        "eval.py", "@dataclass", "class ScriptArguments:", '    """',
+        "    The arguments for the DAPO script.", '    """', '    json_path: str = ""',
+    )  # fmt: skip
+    assert cited_links(header)["dapo"].rel == MENTIONS
+    # A field's own docstring, in the same class, still documents it.
+    own = added("fw/config.py", "class Config:", '    """Settings."""', "    mask_truncated: bool = False",
+                '    """Overlong filtering, as in DAPO."""')  # fmt: skip
+    assert cited_links(own)["dapo"].rel == IMPLEMENTS
+
+
+def test_a_paper_that_also_brings_a_variant_is_cited_for_its_method():
+    """REINFORCE++'s paper also describes REINFORCE++-baseline: an option documented by the link
+    alone is the paper's own method's; the variant needs its own name."""
+    linker = CommitLinker([
+        Method("reinforce-pp", "REINFORCE++", ("REINFORCE++",), arxiv_id="2501.03262"),
+        Method("reinforce-pp-baseline", "REINFORCE++-baseline", ("reinforce_plus_plus_baseline",),
+               arxiv_id="2501.03262", parent="reinforce-pp"),
+    ])  # fmt: skip
+    loss = added(
+        "fw/core.py", "def advantage(rewards, mask,", "              gamma: float):", '    """',
+        "    Advantage, as in the paper: https://arxiv.org/abs/2501.03262", '    """',
+    )  # fmt: skip
+    config = added("fw/config.yaml", "  gamma: 1.0")
+    found = {
+        lk.key: lk for lk in linker.link("Add advantage (#9)", [loss, config]).links if lk.label == "Method"
+    }
+    assert found["reinforce-pp"].rel == IMPLEMENTS
+    assert "reinforce-pp-baseline" not in found
+
+
 def test_a_key_read_from_the_configuration_with_a_default_is_an_option_prose_documents():
     """`cfg.get("disable_ppo_ratio", False)` is a setting users have; the docstring naming it with
     the method's paper documents it. A key read from any other dict is not an option."""

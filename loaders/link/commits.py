@@ -755,6 +755,20 @@ def _line_of(location: str) -> int:
     return int(location.rsplit(":", 1)[1])
 
 
+_CLASS_LINE = re.compile(r"^\s*class\s+\w+.*:\s*(?:#.*)?$")
+_QUOTES = re.compile(r"\"{3}|'{3}")
+
+
+def _in_class_docstring(lines: dict[int, str], at: int) -> bool:
+    """Whether added line `at` is in a docstring that opens right under a `class` line."""
+    for n in range(at, at - _DOC_AFTER - 1, -1):
+        if n not in lines:
+            return False
+        if _QUOTES.search(lines[n]):  # the docstring's opening line
+            return bool(_CLASS_LINE.match(lines.get(n - 1, "")))
+    return False
+
+
 def _added_lines(text: str) -> dict[int, str]:
     """New-file line number -> text of each added line in `-U0` hunk text."""
     out: dict[int, str] = {}
@@ -859,6 +873,10 @@ class CommitLinker:
         for m in methods:
             if getattr(m, "arxiv_id", None):
                 self.slug_of_paper.setdefault(m.arxiv_id, []).append(m.slug)
+        # A paper that also brings a variant of its method (REINFORCE++ and its -baseline) is cited
+        # for its method: the variant needs its own name.
+        for arxiv_id, slugs in self.slug_of_paper.items():
+            self.slug_of_paper[arxiv_id] = [s for s in slugs if self.parent_of.get(s) not in slugs]
         # Methods whose paper is a model's report: it brings many techniques, and code citing it
         # for one of them does not say which.
         self.reported = {m.slug for m in methods if _is_report(getattr(m, "paper_title", None))}
@@ -1592,12 +1610,14 @@ class CommitLinker:
         ]
         for link, entry in entries.items():
             at = _line_of(link.location)
-            # A constructor's parameter is documented by its own line's comment only: the class's
-            # docstring above its signature names the class's method, not each parameter's.
+            # A constructor's parameter is documented by its own line's comment only, and a class's
+            # docstring documents no field for being near it ("The arguments for the DPO training
+            # script"): it names the class's method, and only an option it names is documented.
+            by_place = not _in_class_docstring(lines, at)
             near = [
                 ((0, abs(at - n)), c)
                 for n, c in options
-                if -_DOC_BEFORE <= at - n <= _DOC_AFTER and (c.why != "init-param" or n == at)
+                if by_place and -_DOC_BEFORE <= at - n <= _DOC_AFTER and (c.why != "init-param" or n == at)
             ]
             # An entry that names the option says more than being near it; the nearest entry first.
             near += [
