@@ -67,7 +67,10 @@ Label sets:
 * `blind20`: benchmarks/data/blind20_implementations.jsonl and blind20_negatives.jsonl: a method's
   reference code, a reward-model recipe collection, and three research projects on copies of verl
   (SPPO, RLHF-Reward-Modeling, ToRL, ReCall, Skywork-OR1).
-* `all`: the twenty-four.
+* `blind21`: benchmarks/data/blind21_implementations.jsonl and blind21_negatives.jsonl: two
+  methods' reference code, a fork of verl with its history, and a project with verl as a submodule
+  (ReMax, WPO, Code-R1, General-Reasoner).
+* `all`: the twenty-five.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -147,7 +150,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind17": ("blind17_implementations.jsonl", "blind17_negatives.jsonl"),
                "blind18": ("blind18_implementations.jsonl", "blind18_negatives.jsonl"),
                "blind19": ("blind19_implementations.jsonl", "blind19_negatives.jsonl"),
-               "blind20": ("blind20_implementations.jsonl", "blind20_negatives.jsonl")}  # fmt: skip
+               "blind20": ("blind20_implementations.jsonl", "blind20_negatives.jsonl"),
+               "blind21": ("blind21_implementations.jsonl", "blind21_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -347,6 +351,7 @@ HELD_OUT = frozenset(
         "chatlearn", "align-anything", "nemo-aligner", "minimind", "alpaca-farm", "nano-aha-moment",
         "direct-preference-optimization", "grpo-zero", "liger-kernel",
         "tunix", "r1-v", "mlx-lm-lora", "skywork-or1",
+        "general-reasoner",
     }
 )  # fmt: skip
 

@@ -190,6 +190,10 @@ def test_binary_and_empty_diffs_link_nothing():
         ("assets/logo.png", "other"),
         (".github/workflows/e2e_dapo.yml", "other"),
         ("pyproject.toml", "other"),
+        # A JSON file among data, results or logs is a record named after what it holds.
+        ("results/dpo.json", "other"),
+        ("train/data/kto_en_demo.json", "other"),
+        ("configs/dpo.json", "code"),
     ],
 )
 def test_path_categories(path, category):
@@ -678,6 +682,13 @@ def test_the_catalogs_bradley_terry_loss_is_found_when_its_call_spans_two_lines(
         "fw/rm/loss.py", "    loss += -torch.log(", "        torch.sigmoid(chosen_reward - rejected_reward)"
     )
     link = {lk.key: lk for lk in linker.link("Train the reward model", [loss]).links}.get("bt-reward-model")
+    assert (link.rel, link.rule) == (IMPLEMENTS, "computation")
+    # A formatter puts a long call's argument on a line of its own.
+    spread = added(
+        "fw/rm/model.py", "    loss += -torch.nn.functional.logsigmoid(",
+        "        chosen_reward[c_ind] - rejected_reward[r_ind]", "    ).mean()",
+    )  # fmt: skip
+    link = {lk.key: lk for lk in linker.link("Train the reward model", [spread]).links}.get("bt-reward-model")
     assert (link.rel, link.rule) == (IMPLEMENTS, "computation")
 
 

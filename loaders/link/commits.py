@@ -99,6 +99,9 @@ _CI = re.compile(
     r"|(?:^|/)(?:pyproject\.toml|setup\.py|setup\.cfg|requirements[^/]*|environment\.ya?ml)$",
     re.IGNORECASE,
 )  # CI and packaging: they name things, they do not implement them
+# Records, not settings: a JSON file in a folder of data, results or logs (`results/dpo.json`, a
+# run's scores; `data/kto_en_demo.json`, a sample dataset) is named after what it holds.
+_DATA = re.compile(r"(?:^|/)(?:data|datasets?|results?|outputs?|logs?)/(?:[^/]+/)*[^/]+\.json$", re.I)
 _YAML = re.compile(r"\.(?:ya?ml)$", re.I)
 _HASH_COMMENT = re.compile(r"\.(?:py|pyi|ya?ml|toml|sh|cfg|ini)$|(?:^|/)(?:Dockerfile|Makefile)", re.I)
 _PYTHON = re.compile(r"\.pyi?$", re.I)
@@ -170,7 +173,7 @@ class CommitLinks:
 @functools.lru_cache(maxsize=1 << 16)  # paths recur from commit to commit
 def path_category(path: str) -> str:
     """code, test, doc, example or other; vendored code and CI configuration are `other`."""
-    if _VENDORED.search(path) or _SKIP_EXT.search(path) or _CI.search(path):
+    if _VENDORED.search(path) or _SKIP_EXT.search(path) or _CI.search(path) or _DATA.search(path):
         return "other"
     if _TEST.search(path):
         return "test"
