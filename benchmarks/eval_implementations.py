@@ -70,7 +70,10 @@ Label sets:
 * `blind21`: benchmarks/data/blind21_implementations.jsonl and blind21_negatives.jsonl: two
   methods' reference code, a fork of verl with its history, and a project with verl as a submodule
   (ReMax, WPO, Code-R1, General-Reasoner).
-* `all`: the twenty-five.
+* `blind22`: benchmarks/data/blind22_implementations.jsonl and blind22_negatives.jsonl: four
+  research projects built on other codebases, and one on a copy of verl (MCTS-DPO, VeriFree,
+  alpha-DPO, TDPO, SimpleVLA-RL).
+* `all`: the twenty-six.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -151,7 +154,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind18": ("blind18_implementations.jsonl", "blind18_negatives.jsonl"),
                "blind19": ("blind19_implementations.jsonl", "blind19_negatives.jsonl"),
                "blind20": ("blind20_implementations.jsonl", "blind20_negatives.jsonl"),
-               "blind21": ("blind21_implementations.jsonl", "blind21_negatives.jsonl")}  # fmt: skip
+               "blind21": ("blind21_implementations.jsonl", "blind21_negatives.jsonl"),
+               "blind22": ("blind22_implementations.jsonl", "blind22_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -351,7 +355,7 @@ HELD_OUT = frozenset(
         "chatlearn", "align-anything", "nemo-aligner", "minimind", "alpaca-farm", "nano-aha-moment",
         "direct-preference-optimization", "grpo-zero", "liger-kernel",
         "tunix", "r1-v", "mlx-lm-lora", "skywork-or1",
-        "general-reasoner",
+        "general-reasoner", "mcts-dpo",
     }
 )  # fmt: skip
 

@@ -548,6 +548,11 @@ def test_a_variants_own_file_and_classes_do_not_implement_its_ancestor():
     # Used as well as built on, the class is the project's: its script trains DPO.
     used = (*based, "config = DPOConfig(beta=0.1)")
     assert found(added("scripts/run.py", *used))["dpo"].rel == IMPLEMENTS
+    # Imported and never used (a leftover of the file it was copied from), it is used by nothing.
+    leftover = added("scripts/simpo_trainer.py", "from trl.trainer import CPOTrainer", "class SimPOTrainer:")
+    assert found(leftover).get("cpo", None) is None
+    imported_and_used = added("scripts/run.py", "from trl import CPOTrainer", "trainer = CPOTrainer(model)")
+    assert found(imported_and_used)["cpo"].rel == IMPLEMENTS
 
 
 def test_an_ambiguous_name_in_its_own_capitals_documents_only_an_option_carrying_it():

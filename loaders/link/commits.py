@@ -445,6 +445,7 @@ _DULL = {"true", "false", "none", "null", "default", "mean", "sum", "max", "min"
 _CLASS_WITH_BASES = re.compile(r"\s*class\s+(\w+)\s*\(")
 # An import's line, or a name alone on a line of a parenthesised import (`    DPOConfig,`).
 _IMPORTED_NAME = re.compile(r"\s*(?:from\s|import\s|[\w.]+\s*,?\s*(?:#.*)?$)")
+_IMPORT_LINE = re.compile(r"\s*(?:from|import)\s")
 _CLASS_BODY = re.compile(r"(?: {1,4}|\t)\S")  # one level in: a class's fields, not a function's locals
 _PARAMETER = re.compile(r",\s*(?:#.*)?$")  # `critic_warmup: bool = False,`: a signature's line, not a field
 _KEPT = Prefiltered(re.compile(r"^\+[ \t]*self\.(\w+)[ \t]*=[ \t]*(\w+)\b", re.M))
@@ -760,6 +761,12 @@ def _line_of(location: str) -> int:
 
 _CLASS_LINE = re.compile(r"^\s*class\s+\w+.*:\s*(?:#.*)?$")
 _QUOTES = re.compile(r"\"{3}|'{3}")
+
+
+def _only_imported(name: str, line: str, text: str) -> bool:
+    """Whether a class is only imported in a file's diff, and used on no other line of it (a
+    leftover `from trl.trainer import CPOTrainer`): an import alone uses nothing."""
+    return _IMPORT_LINE.match(line) is not None and text.count(name) == 1
 
 
 def _in_class_docstring(lines: dict[int, str], at: int) -> bool:
@@ -1495,7 +1502,9 @@ class CommitLinker:
                 rule, confidence = verdict
                 if rule == "setting" and alias.slug in self._variants_named(f.path):
                     continue  # `loss_type == "sigmoid"` in `simpo_trainer.py` is SimPO's own sigmoid
-                if rule == "class-use" and self._only_a_base(alias, f.text):
+                if rule == "class-use" and (
+                    _only_imported(alias.alias, line, text) or self._only_a_base(alias, f.text)
+                ):
                     continue  # `class SimPOConfig(DPOConfig)`: SimPO's options, built on DPO's
                 rel = IMPLEMENTS
                 if rule == "class-def" and f.status == "A" and not vendored:
