@@ -73,7 +73,10 @@ Label sets:
 * `blind22`: benchmarks/data/blind22_implementations.jsonl and blind22_negatives.jsonl: four
   research projects built on other codebases, and one on a copy of verl (MCTS-DPO, VeriFree,
   alpha-DPO, TDPO, SimpleVLA-RL).
-* `all`: the twenty-six.
+* `blind23`: benchmarks/data/blind23_implementations.jsonl and blind23_negatives.jsonl: a
+  collection of research projects, a project that carries three other codebases, and two research
+  codebases (LMOps, ReasonFlux, RAFT, ReST-MCTS).
+* `all`: the twenty-seven.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -155,7 +158,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind19": ("blind19_implementations.jsonl", "blind19_negatives.jsonl"),
                "blind20": ("blind20_implementations.jsonl", "blind20_negatives.jsonl"),
                "blind21": ("blind21_implementations.jsonl", "blind21_negatives.jsonl"),
-               "blind22": ("blind22_implementations.jsonl", "blind22_negatives.jsonl")}  # fmt: skip
+               "blind22": ("blind22_implementations.jsonl", "blind22_negatives.jsonl"),
+               "blind23": ("blind23_implementations.jsonl", "blind23_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -355,7 +359,7 @@ HELD_OUT = frozenset(
         "chatlearn", "align-anything", "nemo-aligner", "minimind", "alpaca-farm", "nano-aha-moment",
         "direct-preference-optimization", "grpo-zero", "liger-kernel",
         "tunix", "r1-v", "mlx-lm-lora", "skywork-or1",
-        "general-reasoner", "mcts-dpo",
+        "general-reasoner", "mcts-dpo", "raft",
     }
 )  # fmt: skip
 
