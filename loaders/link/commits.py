@@ -1505,7 +1505,7 @@ class CommitLinker:
                 if rule == "class-use" and (
                     _only_imported(alias.alias, line, text) or self._only_a_base(alias, f.text)
                 ):
-                    continue  # `class SimPOConfig(DPOConfig)`: SimPO's options, built on DPO's
+                    continue  # only imported, or `class SimPOConfig(DPOConfig)`: SimPO's, built on DPO's
                 rel = IMPLEMENTS
                 if rule == "class-def" and f.status == "A" and not vendored:
                     reached = _reached(f, scanned) if reached is None else reached
