@@ -336,6 +336,25 @@ _AUXILIARY = frozenset({"test", "tests", "testing", "examples", "scripts", "tool
 _CONFIG_FILE = re.compile(r"\.(?:ya?ml|toml|json)$|/configs?/[^/]+\.py$", re.I)  # config dataclasses too
 
 
+def _nested_repository_packages(listing: list[str]) -> set[str]:
+    """Packages of whole repositories copied into a folder of this one, whatever project they
+    are: a repository's CI settings (`.github/`) act only at its root, so a folder that holds them
+    came whole from elsewhere (`train/LLaMA-Factory/.github/`). Its packages count when no folder
+    of that name lives outside such copies: a name this repository also uses says nothing."""
+    roots = {path.split("/.github/", 1)[0] + "/" for path in listing if "/.github/" in path}
+    if not roots:
+        return set()
+    copied: set[str] = set()
+    folders: set[str] = set()  # folder names outside the copies
+    for path in listing:
+        root = next((r for r in roots if path.startswith(r)), None)
+        if root is None:
+            folders.update(part.lower() for part in path.split("/")[:-1])
+        elif m := _TOP_PACKAGE.match(path[len(root) :]):
+            copied.add(m.group(1).lower())
+    return {p for p in copied - folders - _AUXILIARY if len(p) >= 3}
+
+
 def copied_trees(
     git_dir: Path | str, foreign: Iterable[str], head: str = "HEAD"
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -346,13 +365,14 @@ def copied_trees(
     the name: that package is the repository's own code, and its history is not a copy. A config of
     this repository's own whose path ends as a copied tree's config does (three parts or more) is a
     copy of that framework's defaults (see `CommitLinker`)."""
-    foreign = tuple(foreign)
-    if not foreign:
-        return foreign, ()
     listing = run_git(git_dir, "ls-tree", "-r", "--name-only", head).splitlines()
     packages = {m.group(1).lower() for line in listing if (m := _TOP_PACKAGE.match(line))} - _AUXILIARY
+    foreign = tuple(foreign)
     if len(packages) == 1 and packages <= set(foreign):
         foreign = tuple(p for p in foreign if p not in packages)
+    foreign += tuple(sorted(_nested_repository_packages(listing) - set(foreign)))
+    if not foreign:
+        return foreign, ()
     copied = {p.lower() for p in foreign}
     configs = tuple(
         path for path in listing

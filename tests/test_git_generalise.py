@@ -158,6 +158,40 @@ def test_a_fork_that_kept_its_parents_package_name_is_its_own_code(tmp_path):
     assert links_of(facts, copy.head())[("IMPLEMENTS", "grpo")].vendored == "otherfw"
 
 
+def test_a_whole_repository_copied_into_a_folder_is_a_copy_whatever_project_it_is(tmp_path):
+    """A folder holding a repository's CI settings (`.github/`) came whole from elsewhere, also
+    from a project no catalog lists: its package's trees are a copy, and stay one after a move.
+    Without those settings, or when the repository has a folder of that name of its own, the
+    same tree is this repository's code."""
+    project = {
+        "pyproject.toml": "[project]\nname = 'toolkit'\n",
+        "src/toolkit/__init__.py": "",
+        "src/toolkit/train/grpo.py": "class GRPOTrainer:\n    pass\n",
+        "src/toolkit/cli.py": "from toolkit.train.grpo import GRPOTrainer\n",
+    }
+
+    def copied_in(name, ci, own):
+        repo = Repo(tmp_path / name)
+        repo.commit("Initial commit", {"README.md": "# mine\n", "mine/__init__.py": "", **own})
+        files = {f"train/Toolkit/{path}": text for path, text in project.items()}
+        if ci:
+            files["train/Toolkit/.github/workflows/tests.yml"] = "on: push\n"
+        sha = repo.commit("Bring the training toolkit", files)
+        (repo.path / "v1").mkdir()
+        repo.git("mv", "train", "v1/train")
+        repo.commit("Move the toolkit")
+        return repo, sha
+
+    repo, sha = copied_in("copy", True, {})
+    facts = mine_repository("mine", repo.path, METHODS, workers=1, vendored=VENDORED)
+    assert "grpo" not in first_implementations(facts)
+    assert links_of(facts, sha)[("IMPLEMENTS", "grpo")].vendored == "toolkit"
+    for name, ci, own in (("no-ci", False, {}), ("own-name", True, {"mine/toolkit/__init__.py": ""})):
+        repo, sha = copied_in(name, ci, own)
+        facts = mine_repository("mine", repo.path, METHODS, workers=1, vendored=VENDORED)
+        assert first_implementations(facts)["grpo"][0] == sha, name
+
+
 def test_a_repository_named_after_a_method_is_that_methods_code(tmp_path):
     """In its own history an ambiguous method name that is also the framework's name speaks of the
     framework (prime-rl's "prime"), unless the framework is named after the method as a whole (the
