@@ -76,7 +76,11 @@ Label sets:
 * `blind23`: benchmarks/data/blind23_implementations.jsonl and blind23_negatives.jsonl: a
   collection of research projects, a project that carries three other codebases, and two research
   codebases (LMOps, ReasonFlux, RAFT, ReST-MCTS).
-* `all`: the twenty-seven.
+* `blind24`: benchmarks/data/blind24_implementations.jsonl and blind24_negatives.jsonl: three
+  projects on copies of verl or OpenRLHF, one carrying three codebases, a small library of its own
+  trainers, and a project on a copy of TRL's trainer (Entropy-Mechanism-of-RL, MM-EUREKA,
+  Short-RL, nanoRLHF, Self-rewarding-reasoning-LLM, X-R1).
+* `all`: the twenty-eight.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -159,7 +163,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind20": ("blind20_implementations.jsonl", "blind20_negatives.jsonl"),
                "blind21": ("blind21_implementations.jsonl", "blind21_negatives.jsonl"),
                "blind22": ("blind22_implementations.jsonl", "blind22_negatives.jsonl"),
-               "blind23": ("blind23_implementations.jsonl", "blind23_negatives.jsonl")}  # fmt: skip
+               "blind23": ("blind23_implementations.jsonl", "blind23_negatives.jsonl"),
+               "blind24": ("blind24_implementations.jsonl", "blind24_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -359,7 +364,7 @@ HELD_OUT = frozenset(
         "chatlearn", "align-anything", "nemo-aligner", "minimind", "alpaca-farm", "nano-aha-moment",
         "direct-preference-optimization", "grpo-zero", "liger-kernel",
         "tunix", "r1-v", "mlx-lm-lora", "skywork-or1",
-        "general-reasoner", "mcts-dpo", "raft",
+        "general-reasoner", "mcts-dpo", "raft", "entropy-mechanism-of-rl",
     }
 )  # fmt: skip
 

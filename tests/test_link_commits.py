@@ -1029,6 +1029,37 @@ def test_a_whole_repository_copied_in_is_vendored_with_its_recipes():
 
 
 @pytest.mark.parametrize(
+    ("above", "copied"),
+    [
+        ("mine", True),  # a package of this repository: the copy still imports itself from the top
+        ("src", False),  # a source root: that is how a package there imports itself
+        ("project", False),  # a project folder run on its own
+    ],
+)
+def test_a_package_copied_into_a_package_keeps_its_top_level_imports(above, copied):
+    """Another project's package copied into one of this repository's packages still imports
+    itself as a top-level package, so its code is that project's, catalogued or not."""
+    change = [
+        added(f"{above}/tool/__init__.py", "", status="A"),
+        added(f"{above}/tool/model.py", "class Net:", "    pass", status="A"),
+        added(
+            f"{above}/tool/train/kto.py",
+            "from tool.model import Net",
+            "class KTOTrainer:",
+            "    pass",
+            status="A",
+        ),
+        added(f"{above}/tool/cli.py", "from tool.train.kto import KTOTrainer", 'if __name__ == "__main__":',
+              "    KTOTrainer()", status="A"),  # fmt: skip
+    ]
+    if above == "mine":
+        change.append(added("mine/__init__.py", "", status="A"))
+    found = {lk.key: lk for lk in LINKER.link("Init", change).links}
+    assert found["kto"].rel == IMPLEMENTS
+    assert found["kto"].vendored == ("tool" if copied else "")
+
+
+@pytest.mark.parametrize(
     ("message", "variant_implemented"),
     [
         ("Add the Dr. GRPO loss (#12)", True),

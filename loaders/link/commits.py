@@ -1701,7 +1701,7 @@ class CommitLinker:
         """For one change: the other framework a file of it is a copy of, or runs as part of the
         copy the change brings, or ''. Examples and launchers arrive with the copy they run; a
         launcher of a copy added on its own is the wrapper's: its users run it."""
-        imported = self._imported_repositories(files)
+        imported = self._imported_repositories(files) | _transplanted_packages(files)
         arriving = {self._copied_from(f.path) for f in files if f.status == "A"} | set(imported.values())
         roots: dict[str, str] | None = None  # read only for a launcher of an arriving copy
 
@@ -1986,6 +1986,35 @@ def _user_facing(path: str, scanned: list) -> bool:
     package = re.escape(folder.rsplit("/", 1)[-1])
     imports = re.compile(rf"^\+\s*(?:from|import)\s+[\w.]*\b{package}\b", re.MULTILINE)
     return any(imports.search(g.text) for g, _ in scanned if not g.path.startswith(folder + "/"))
+
+
+def _transplanted_packages(files: list[FileDiff]) -> dict[str, str]:
+    """Packages this change copies into a package of this repository, which still import
+    themselves as top-level packages (`openrlhf/internvl/train/dpo.py` importing
+    `internvl.model.chat`, which the change adds as `openrlhf/internvl/model/chat.py`): they were
+    written to sit at another repository's top, so they are that project's code. Folder -> its
+    package name. The folder above must be a package (an `__init__.py` in the change, or imported
+    by it): above a source root (`src/pkg/`) or a project folder run on its own, a package
+    importing itself so is at home."""
+    added = [f for f in files if f.status == "A" and f.path.endswith(".py")]
+    paths = {f.path for f in files}
+    imports = {f.path: [m.group(1) or m.group(2) for m in _IMPORT.finditer(f.text)] for f in added}
+    tops = {module.split(".")[0] for modules in imports.values() for module in modules}
+    out: dict[str, str] = {}
+    for f in added:
+        folders = f.path.split("/")[:-1]
+        for module in imports[f.path]:
+            top, *rest = module.split(".")
+            if not rest or top not in folders[1:]:
+                continue
+            i = folders.index(top, 1)
+            root, above = "/".join(folders[: i + 1]), "/".join(folders[:i])
+            target = "/".join([root, *rest])
+            if {f"{target}.py", f"{target}/__init__.py"} & paths and (
+                f"{above}/__init__.py" in paths or folders[i - 1] in tops
+            ):
+                out[root + "/"] = top.lower()
+    return out
 
 
 def _inside_import(f: FileDiff, imported: dict[str, str]) -> str:
