@@ -1049,8 +1049,13 @@ def test_a_package_copied_into_a_package_keeps_its_top_level_imports(above, copi
             "    pass",
             status="A",
         ),
-        added(f"{above}/tool/cli.py", "from tool.train.kto import KTOTrainer", 'if __name__ == "__main__":',
-              "    KTOTrainer()", status="A"),  # fmt: skip
+        added(
+            f"{above}/tool/cli.py",
+            "from tool.train.kto import KTOTrainer",
+            'if __name__ == "__main__":',
+            "    KTOTrainer()",
+            status="A",
+        ),  # fmt: skip
     ]
     if above == "mine":
         change.append(added("mine/__init__.py", "", status="A"))
