@@ -1055,7 +1055,7 @@ def test_a_package_copied_into_a_package_keeps_its_top_level_imports(above, copi
             'if __name__ == "__main__":',
             "    KTOTrainer()",
             status="A",
-        ),  # fmt: skip
+        ),
     ]
     if above == "mine":
         change.append(added("mine/__init__.py", "", status="A"))
