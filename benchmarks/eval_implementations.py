@@ -80,7 +80,10 @@ Label sets:
   projects on copies of verl or OpenRLHF, one carrying three codebases, a small library of its own
   trainers, and a project on a copy of TRL's trainer (Entropy-Mechanism-of-RL, MM-EUREKA,
   Short-RL, nanoRLHF, Self-rewarding-reasoning-LLM, X-R1).
-* `all`: the twenty-eight.
+* `blind25`: benchmarks/data/blind25_implementations.jsonl and blind25_negatives.jsonl: four
+  research projects on copies of TRL's, verl's and OpenRLHF's trainers, and two paper releases
+  without training code (Tina, open-rs, VL-Rethinker, DeepResearcher, sweet_rl, DAPO).
+* `all`: the twenty-nine.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -164,7 +167,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind21": ("blind21_implementations.jsonl", "blind21_negatives.jsonl"),
                "blind22": ("blind22_implementations.jsonl", "blind22_negatives.jsonl"),
                "blind23": ("blind23_implementations.jsonl", "blind23_negatives.jsonl"),
-               "blind24": ("blind24_implementations.jsonl", "blind24_negatives.jsonl")}  # fmt: skip
+               "blind24": ("blind24_implementations.jsonl", "blind24_negatives.jsonl"),
+               "blind25": ("blind25_implementations.jsonl", "blind25_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -364,7 +368,7 @@ HELD_OUT = frozenset(
         "chatlearn", "align-anything", "nemo-aligner", "minimind", "alpaca-farm", "nano-aha-moment",
         "direct-preference-optimization", "grpo-zero", "liger-kernel",
         "tunix", "r1-v", "mlx-lm-lora", "skywork-or1",
-        "general-reasoner", "mcts-dpo", "raft", "entropy-mechanism-of-rl",
+        "general-reasoner", "mcts-dpo", "raft", "entropy-mechanism-of-rl", "open-rs",
     }
 )  # fmt: skip
 

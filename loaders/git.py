@@ -329,8 +329,11 @@ _LINKER: CommitLinker | None = None
 
 
 _TOP_PACKAGE = re.compile(r"^(?:src/)?([^/]+)/__init__\.py$")
-# Top-level folders that hold a repository's tests or tooling, not the package it ships.
-_AUXILIARY = frozenset({"test", "tests", "testing", "examples", "scripts", "tools", "docs", "benchmarks"})
+# Top-level folders that hold a repository's tests, tooling or runnable recipes, not the package it ships.
+_AUXILIARY = frozenset(
+    {"test", "tests", "testing", "examples", "scripts", "tools", "docs", "benchmarks", "recipe", "recipes"}
+)
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
 _CONFIG_FILE = re.compile(r"\.(?:ya?ml|toml|json)$|/configs?/[^/]+\.py$", re.I)  # config dataclasses too
@@ -355,6 +358,29 @@ def _nested_repository_packages(listing: list[str]) -> set[str]:
     return {p for p in copied - folders - _AUXILIARY if len(p) >= 3}
 
 
+def _namespace_packages(git_dir: Path | str, head: str, listing: list[str]) -> set[str]:
+    """Top-level folders without an `__init__.py` that the repository's code imports as packages
+    (`from agent.tools import search`, with `agent/tools.py` at the head): a package of its own all
+    the same. A folder named like an installed library (`evaluate/` beside `import evaluate`) is one
+    only where the module imported is in it."""
+    files = set(listing)
+    folders = {path.split("/", 1)[0] for path in listing if path.endswith(".py") and "/" in path}
+    folders = {
+        f for f in folders - _AUXILIARY if _IDENTIFIER.fullmatch(f) and f"{f}/__init__.py" not in files
+    }
+    if not folders:
+        return set()
+    names = "|".join(sorted(folders))
+    found = run_git(
+        git_dir, "grep", "-h", "-o", "-E", rf"^\s*(from|import)\s+({names})\.[A-Za-z_][A-Za-z0-9_.]*",
+        head, "--", "*.py", check=False,
+    )  # fmt: skip
+    modules = {line.split()[-1].replace(".", "/") for line in found.splitlines()}
+    return {
+        m.split("/", 1)[0] for m in modules if f"{m}.py" in files or any(p.startswith(m + "/") for p in files)
+    }
+
+
 def copied_trees(
     git_dir: Path | str, foreign: Iterable[str], head: str = "HEAD"
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -368,7 +394,7 @@ def copied_trees(
     listing = run_git(git_dir, "ls-tree", "-r", "--name-only", head).splitlines()
     packages = {m.group(1).lower() for line in listing if (m := _TOP_PACKAGE.match(line))} - _AUXILIARY
     foreign = tuple(foreign)
-    if len(packages) == 1 and packages <= set(foreign):
+    if len(packages) == 1 and packages <= set(foreign) and not _namespace_packages(git_dir, head, listing):
         foreign = tuple(p for p in foreign if p not in packages)
     foreign += tuple(sorted(_nested_repository_packages(listing) - set(foreign)))
     if not foreign:

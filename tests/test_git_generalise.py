@@ -158,6 +158,42 @@ def test_a_fork_that_kept_its_parents_package_name_is_its_own_code(tmp_path):
     assert links_of(facts, copy.head())[("IMPLEMENTS", "grpo")].vendored == "otherfw"
 
 
+def test_a_package_without_an_init_file_is_the_repositorys_own_beside_a_copy(tmp_path):
+    """A folder the code imports as a package (`from agent.tools import search`) is a package of
+    the repository's own even without an `__init__.py`: beside it, `otherfw` is a copy. A recipe
+    folder imported so, or a folder named like a library it does not hold, ships no package."""
+    trainer = {
+        "otherfw/__init__.py": "",
+        "otherfw/trainer.py": "class GRPOTrainer:\n    pass\n",
+        "otherfw/main.py": "from otherfw.trainer import GRPOTrainer\n",
+    }
+    for name, extra, copy in (
+        (
+            "own",
+            {
+                "agent/tools.py": "def search():\n    pass\n",
+                "otherfw/run.py": "from agent.tools import search\n",
+            },
+            True,
+        ),
+        (
+            "recipe",
+            {"recipe/run/main.py": "x = 1\n", "otherfw/run.py": "from recipe.run.main import x\n"},
+            False,
+        ),
+        (
+            "library",
+            {"evaluate/score.py": "x = 1\n", "otherfw/run.py": "from evaluate.metrics import f\n"},
+            False,
+        ),
+    ):
+        repo = Repo(tmp_path / name)
+        sha = repo.commit("Initial commit", {"README.md": "# fork\n", **trainer, **extra})
+        facts = mine_repository("fork", repo.path, METHODS, workers=1, vendored=VENDORED)
+        assert ("grpo" not in first_implementations(facts)) is copy, name
+        assert (links_of(facts, sha)[("IMPLEMENTS", "grpo")].vendored == "otherfw") is copy, name
+
+
 def test_a_whole_repository_copied_into_a_folder_is_a_copy_whatever_project_it_is(tmp_path):
     """A folder holding a repository's CI settings (`.github/`) came whole from elsewhere, also
     from a project no catalog lists: its package's trees are a copy, and stay one after a move.

@@ -194,6 +194,13 @@ def test_binary_and_empty_diffs_link_nothing():
         ("results/dpo.json", "other"),
         ("train/data/kto_en_demo.json", "other"),
         ("configs/dpo.json", "code"),
+        # Evaluation scores a model: its graders and CLIs train nothing.
+        ("eval/math_dapo.py", "eval"),
+        ("fw/cli/eval_ray.py", "eval"),
+        ("fw/trainer/main_eval.py", "eval"),
+        ("fw/evaluator.py", "eval"),
+        ("fw/trainer/evaluation/grpo.py", "eval"),
+        ("fw/trainer/retrieval.py", "code"),
     ],
 )
 def test_path_categories(path, category):
@@ -1026,6 +1033,28 @@ def test_a_whole_repository_copied_in_is_vendored_with_its_recipes():
     own = [*fork, added("myfw/__init__.py", "", status="A")]
     found = {lk.key: lk for lk in linker.link("Init", own).links}
     assert found["kto"].vendored == "otherfw" and not found["prime"].vendored
+
+
+def test_a_new_package_exporting_modules_it_lacks_wires_nothing():
+    """A new package's `__init__.py` cut from a larger project still imports trainers the change
+    does not bring: the import and its export name code that is not there."""
+    init = added(
+        "fw/trainer/__init__.py",
+        "from .kto_trainer import KTOTrainer",
+        "from .ppo_trainer import Runner",
+        "__all__ = [",
+        '    "KTOTrainer",',
+        "]",
+        status="A",
+    )
+    change = [init, added("fw/trainer/ppo_trainer.py", "class Runner:", "    pass", status="A")]
+    assert ("Method", "kto") not in links("Initial import", *change)
+    # With the module in the change, the same import wires it in.
+    with_module = [*change, added("fw/trainer/kto_trainer.py", "class KTOTrainer:", "    pass", status="A")]
+    assert links("Initial import", *with_module)[("Method", "kto")].rel == IMPLEMENTS
+    # An `__init__.py` that already existed may import a module added long before.
+    edited = added("fw/trainer/__init__.py", "from .kto_trainer import KTOTrainer", status="M")
+    assert links("Export the trainer", edited)[("Method", "kto")].rel == IMPLEMENTS
 
 
 @pytest.mark.parametrize(

@@ -84,6 +84,11 @@ _VENDORED = re.compile(
 _TEST = re.compile(
     r"(?:^|/)(?:tests?|testing|unit_?tests?)/|(?:^|/)(?:test_[^/]*|[^/]*_test\.py|conftest\.py)$"
 )
+# Evaluation code scores a model; it trains nothing, whatever options it repeats.
+_EVAL = re.compile(
+    r"(?:^|/)(?:evals?|evaluations?|evaluate)/|(?:^|/)(?:eval_[^/]*|[^/]*_eval|evaluat(?:e|or|ion)[^/]*)\.py$",
+    re.I,
+)
 _DOC = re.compile(
     r"(?:^|/)(?:docs?|documentation)/|\.(?:md|mdx|rst|txt|ipynb|html?)$|(?:^|/)readme[^/]*$", re.I
 )
@@ -172,11 +177,13 @@ class CommitLinks:
 
 @functools.lru_cache(maxsize=1 << 16)  # paths recur from commit to commit
 def path_category(path: str) -> str:
-    """code, test, doc, example or other; vendored code and CI configuration are `other`."""
+    """code, test, eval, doc, example or other; vendored code and CI configuration are `other`."""
     if _VENDORED.search(path) or _SKIP_EXT.search(path) or _CI.search(path) or _DATA.search(path):
         return "other"
     if _TEST.search(path):
         return "test"
+    if _EVAL.search(path):
+        return "eval"
     if _DOC.search(path):
         return "doc"
     if _EXAMPLE.search(path) or _SHELL.search(path):
@@ -1436,7 +1443,7 @@ class CommitLinker:
                 _keep(best, _mark(link, recipe=recipe, vendored=copy_of or vendored))
         python = category == "code" and _PYTHON.search(f.path) is not None
         if python and "import" in f.text:
-            for link in self._wiring(f):
+            for link in self._wiring(f, scanned):
                 _keep(best, mark(link))
         if python and compound:  # a name in joined words
             for link in self._named_definitions(f, scanned):
@@ -1503,7 +1510,9 @@ class CommitLinker:
                 if rule == "setting" and alias.slug in self._variants_named(f.path):
                     continue  # `loss_type == "sigmoid"` in `simpo_trainer.py` is SimPO's own sigmoid
                 if rule == "class-use" and (
-                    _only_imported(alias.alias, line, text) or self._only_a_base(alias, f.text)
+                    _only_imported(alias.alias, line, text)
+                    or self._only_a_base(alias, f.text)
+                    or _from_missing_module(alias.alias, f, scanned)
                 ):
                     continue  # only imported, or `class SimPOConfig(DPOConfig)`: SimPO's, built on DPO's
                 rel = IMPLEMENTS
@@ -1831,13 +1840,15 @@ class CommitLinker:
                 link = Link(IMPLEMENTS, "Method", slug, "diff", where, text[:80], "computation", 0.75)
                 yield _mark(link, recipe=recipe, vendored="")
 
-    def _wiring(self, f: FileDiff) -> Iterator[Link]:
+    def _wiring(self, f: FileDiff, scanned: list) -> Iterator[Link]:
         """An added import of a module named after a method (`from .dapo_loss import ...`):
         the change wires that module into code users run."""
         for m in _imports(f.text):
             module = (m.group(1) or m.group(2)).strip(".")
             if not module or module.split(".")[0].lower() in self.foreign:
                 continue  # another framework's module (`from trl.trainer.grpo_trainer import ...`)
+            if _missing_from_new_package(f, m.group(1) or "", scanned):
+                continue
             path = module.replace(".", "/") + ".py"
             for alias in self._module_aliases(path):
                 doubt = self._doubt(alias)
@@ -1986,6 +1997,28 @@ def _user_facing(path: str, scanned: list) -> bool:
     package = re.escape(folder.rsplit("/", 1)[-1])
     imports = re.compile(rf"^\+\s*(?:from|import)\s+[\w.]*\b{package}\b", re.MULTILINE)
     return any(imports.search(g.text) for g, _ in scanned if not g.path.startswith(folder + "/"))
+
+
+def _missing_from_new_package(f: FileDiff, imported: str, scanned: list) -> bool:
+    """Whether a new package's `__init__.py` imports a module of its own (`from .dpo_trainer
+    import ...`) that the change does not add: a package that is new has no other modules, so
+    the import names code that is not there (left over from the project it was cut from)."""
+    if f.status != "A" or not f.path.endswith("/__init__.py") or not re.match(r"\.\w", imported):
+        return False  # only `.module`: a parent package's modules may be older
+    target = f.path.rsplit("/", 1)[0] + "/" + imported[1:].replace(".", "/")
+    return not {f"{target}.py", f"{target}/__init__.py"} & {g.path for g, _ in scanned}
+
+
+def _from_missing_module(name: str, f: FileDiff, scanned: list) -> bool:
+    """Whether a new package's `__init__.py` imports `name` from a module the package lacks: what
+    it exports under that name (`__all__`) is not there either."""
+    if f.status != "A" or not f.path.endswith("/__init__.py"):
+        return False
+    return any(
+        name in f.text[m.start() : f.text.find("\n", m.start())]
+        and _missing_from_new_package(f, m.group(1) or "", scanned)
+        for m in _imports(f.text)
+    )
 
 
 def _transplanted_packages(files: list[FileDiff]) -> dict[str, str]:
