@@ -83,7 +83,11 @@ Label sets:
 * `blind25`: benchmarks/data/blind25_implementations.jsonl and blind25_negatives.jsonl: four
   research projects on copies of TRL's, verl's and OpenRLHF's trainers, and two paper releases
   without training code (Tina, open-rs, VL-Rethinker, DeepResearcher, sweet_rl, DAPO).
-* `all`: the twenty-nine.
+* `blind26`: benchmarks/data/blind26_implementations.jsonl and blind26_negatives.jsonl: five
+  vision-language and search projects on copies of TRL's trainer, EasyR1, OpenRLHF and verl, and a
+  project with verl as a submodule (Video-R1, GUI-R1, open-r1-multimodal, R1-Searcher, Vision-R1,
+  DeepMath).
+* `all`: the thirty.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -168,7 +172,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind22": ("blind22_implementations.jsonl", "blind22_negatives.jsonl"),
                "blind23": ("blind23_implementations.jsonl", "blind23_negatives.jsonl"),
                "blind24": ("blind24_implementations.jsonl", "blind24_negatives.jsonl"),
-               "blind25": ("blind25_implementations.jsonl", "blind25_negatives.jsonl")}  # fmt: skip
+               "blind25": ("blind25_implementations.jsonl", "blind25_negatives.jsonl"),
+               "blind26": ("blind26_implementations.jsonl", "blind26_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -368,7 +373,7 @@ HELD_OUT = frozenset(
         "chatlearn", "align-anything", "nemo-aligner", "minimind", "alpaca-farm", "nano-aha-moment",
         "direct-preference-optimization", "grpo-zero", "liger-kernel",
         "tunix", "r1-v", "mlx-lm-lora", "skywork-or1",
-        "general-reasoner", "mcts-dpo", "raft", "entropy-mechanism-of-rl", "open-rs",
+        "general-reasoner", "mcts-dpo", "raft", "entropy-mechanism-of-rl", "open-rs", "deepmath",
     }
 )  # fmt: skip
 

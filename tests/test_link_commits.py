@@ -855,6 +855,21 @@ def test_a_quoted_item_of_a_list_a_recipe_assigns_is_a_value_it_runs():
     assert said[("Method", "dr-grpo")].rel == MENTIONS  # a string that is no list item selects nothing
 
 
+@pytest.mark.parametrize(
+    ("line", "implements"),
+    [
+        ("   --loss_type dr_grpo \\", True),  # a flag's value after a space, as argparse reads it
+        ('   --loss_type "dr_grpo" \\', True),
+        ("   --save_path ./ckpt/dr_grpo \\", False),  # a path that ends in the name selects nothing
+        ("   # --loss_type dr_grpo", False),  # commented out
+    ],
+)
+def test_a_flag_value_a_launcher_passes_after_a_space_is_a_value_it_runs(line, implements):
+    run = links("Add launcher", added("scripts/train.sh", "python -m fw.cli.train \\", line, status="A"))
+    found = run.get(("Method", "dr-grpo"))
+    assert (found is not None and found.rel == IMPLEMENTS) is implements
+
+
 def test_a_module_path_in_an_import_is_no_option_and_another_frameworks_module_wires_nothing():
     linker = CommitLinker(METHODS, vendored_packages=["otherfw"])
 
@@ -1058,29 +1073,34 @@ def test_a_new_package_exporting_modules_it_lacks_wires_nothing():
 
 
 @pytest.mark.parametrize(
-    ("above", "copied"),
+    ("above", "in_place", "copied"),
     [
-        ("mine", True),  # a package of this repository: the copy still imports itself from the top
-        ("src", False),  # a source root: that is how a package there imports itself
-        ("project", False),  # a project folder run on its own
+        ("mine", False, True),  # a package of this repository: the copy still imports itself from the top
+        ("mine", True, False),  # the change also imports it where it is: it is used in place
+        ("src", False, False),  # a source root: that is how a package there imports itself
+        ("project", False, False),  # a project folder run on its own
     ],
 )
-def test_a_package_copied_into_a_package_keeps_its_top_level_imports(above, copied):
+def test_a_package_copied_into_a_package_keeps_its_top_level_imports(above, in_place, copied):
     """Another project's package copied into one of this repository's packages still imports
-    itself as a top-level package, so its code is that project's, catalogued or not."""
+    itself as a top-level package, so its code is that project's, catalogued or not. A file that
+    also imports it in place (a fallback) is this repository's."""
+    fallback = ["except ImportError:", "    from mine.tool.model import Net"] if in_place else []
     change = [
         added(f"{above}/tool/__init__.py", "", status="A"),
         added(f"{above}/tool/model.py", "class Net:", "    pass", status="A"),
         added(
             f"{above}/tool/train/kto.py",
-            "from tool.model import Net",
+            "try:",
+            "    from tool.model import Net",
+            *fallback,
             "class KTOTrainer:",
             "    pass",
             status="A",
         ),
         added(
             f"{above}/tool/cli.py",
-            "from tool.train.kto import KTOTrainer",
+            f"from {'mine.' if in_place else ''}tool.train.kto import KTOTrainer",
             'if __name__ == "__main__":',
             "    KTOTrainer()",
             status="A",

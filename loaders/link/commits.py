@@ -431,6 +431,7 @@ _DIFF_LINE_BREAK = re.compile(r"\s*\n\+\s*")  # between two added lines of one m
 # A script's launch of a package (group 1: the package run).
 _LAUNCH = Prefiltered(re.compile(r"^\+[^#\n]*?(?:\s-m\s+|python3?\s+)([A-Za-z_]\w*)[./]", re.M))
 _ASSIGNED = re.compile(r"[\w.-]+\s*[=:]\s*[\"']?$")  # `adv_estimator=`, `loss_type: "`
+_FLAG_VALUE = re.compile(r"(?:^|\s)--[\w.-]+[ \t]+[\"']?$")  # `--advantage_estimator `, its value next
 # A quoted item of a list a recipe assigns: `loss_types=("sigmoid" "ipo")`, `losses = ["dpo", "ipo"]`.
 _LISTED = re.compile(r"[\w.-]+\s*[=:]\s*[(\[](?:\s*[\"'][\w.-]*[\"']\s*,?)*\s*[\"']$")
 _STRING = re.compile(r"""(["'])(-{0,2}[A-Za-z][\w.-]{2,48})\1""")
@@ -2006,7 +2007,7 @@ def _missing_from_new_package(f: FileDiff, imported: str, scanned: list) -> bool
     if f.status != "A" or not f.path.endswith("/__init__.py") or not re.match(r"\.\w", imported):
         return False  # only `.module`: a parent package's modules may be older
     target = f.path.rsplit("/", 1)[0] + "/" + imported[1:].replace(".", "/")
-    return not {f"{target}.py", f"{target}/__init__.py"} & {g.path for g, _ in scanned}
+    return not {f"{target}.py", f"{target}/__init__.py"} & {g.path for g, _ in scanned if g.status != "D"}
 
 
 def _from_missing_module(name: str, f: FileDiff, scanned: list) -> bool:
@@ -2028,25 +2029,44 @@ def _transplanted_packages(files: list[FileDiff]) -> dict[str, str]:
     written to sit at another repository's top, so they are that project's code. Folder -> its
     package name. The folder above must be a package (an `__init__.py` in the change, or imported
     by it): above a source root (`src/pkg/`) or a project folder run on its own, a package
-    importing itself so is at home."""
-    added = [f for f in files if f.status == "A" and f.path.endswith(".py")]
-    paths = {f.path for f in files}
-    imports = {f.path: [m.group(1) or m.group(2) for m in _IMPORT.finditer(f.text)] for f in added}
-    tops = {module.split(".")[0] for modules in imports.values() for module in modules}
+    importing itself so is at home; and a file that also imports it in place
+    (`integrations.tool.envs`, as a fallback) is this repository's."""
+    candidates = []  # (file, its folders, where its own package sits in them, the module's rest)
+    for f in files:
+        parts = f.path.split("/")[:-1]
+        if f.status != "A" or not f.path.endswith(".py") or len(parts) < 2:
+            continue
+        if not any(f"from {p}." in f.text or f"import {p}." in f.text for p in parts[1:]):
+            continue  # read the imports only of a file importing its own folders absolutely
+        modules = [(m.group(1) or m.group(2)).split(".") for m in _imports(f.text)]
+        for top, *rest in modules:
+            if rest and top in parts[1:]:
+                i = parts.index(top, 1)
+                if not any(m[:2] == [parts[i - 1], top] for m in modules):
+                    candidates.append((f.path, parts, i, rest))
+    if not candidates:
+        return {}
+    paths = {f.path for f in files if f.status != "D"}  # what the change leaves
+    folders = {path.rsplit("/", 1)[0] for path in paths if "/" in path}
+
+    def resolves(folder: str, rest: list[str], importer: str = "") -> bool:
+        target = "/".join([folder, *rest])  # a module importing itself means another one
+        return f"{target}.py" in paths and f"{target}.py" != importer or target in folders
+
+    imported = [
+        (m.group(1) or m.group(2)).split(".")
+        for f in files
+        if f.path.endswith(".py")
+        for m in _imports(f.text)
+    ]
     out: dict[str, str] = {}
-    for f in added:
-        folders = f.path.split("/")[:-1]
-        for module in imports[f.path]:
-            top, *rest = module.split(".")
-            if not rest or top not in folders[1:]:
-                continue
-            i = folders.index(top, 1)
-            root, above = "/".join(folders[: i + 1]), "/".join(folders[:i])
-            target = "/".join([root, *rest])
-            if {f"{target}.py", f"{target}/__init__.py"} & paths and (
-                f"{above}/__init__.py" in paths or folders[i - 1] in tops
-            ):
-                out[root + "/"] = top.lower()
+    for path, parts, i, rest in candidates:
+        root, above = "/".join(parts[: i + 1]), "/".join(parts[:i])
+        if resolves(root, rest, path) and (
+            f"{above}/__init__.py" in paths
+            or any(len(m) > 1 and m[0] == parts[i - 1] and resolves(above, m[1:]) for m in imported)
+        ):
+            out[root + "/"] = parts[i].lower()
     return out
 
 
@@ -2133,7 +2153,7 @@ def _recipe_verdict(alias: CodeAlias, line: str, s: int, e: int, path: str) -> t
         return None
     if line[max(0, s - 2) : s] == "--":
         return ("recipe-flag", 0.6)
-    if _ASSIGNED.search(line[:s]) or _LISTED.search(line[:s]):
+    if _ASSIGNED.search(line[:s]) or _LISTED.search(line[:s]) or _FLAG_VALUE.search(line[:s]):
         return ("recipe-value", 0.6)
     if alias.kind == "identifier" and re.match(r"\s*[=:]", line[e:]):
         return ("recipe-option", 0.6)
