@@ -87,7 +87,10 @@ Label sets:
   vision-language and search projects on copies of TRL's trainer, EasyR1, OpenRLHF and verl, and a
   project with verl as a submodule (Video-R1, GUI-R1, open-r1-multimodal, R1-Searcher, Vision-R1,
   DeepMath).
-* `all`: the thirty.
+* `blind27`: benchmarks/data/blind27_implementations.jsonl and blind27_negatives.jsonl: projects
+  on copies of EasyR1, verl, OpenRLHF and AReaL, and one on an edited copy of TRL's trainer
+  (Seg-Zero, UI-R1, ASearcher, Pixel-Reasoner, LIMR, Laser).
+* `all`: the thirty-one.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -173,7 +176,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind23": ("blind23_implementations.jsonl", "blind23_negatives.jsonl"),
                "blind24": ("blind24_implementations.jsonl", "blind24_negatives.jsonl"),
                "blind25": ("blind25_implementations.jsonl", "blind25_negatives.jsonl"),
-               "blind26": ("blind26_implementations.jsonl", "blind26_negatives.jsonl")}  # fmt: skip
+               "blind26": ("blind26_implementations.jsonl", "blind26_negatives.jsonl"),
+               "blind27": ("blind27_implementations.jsonl", "blind27_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -373,7 +377,7 @@ HELD_OUT = frozenset(
         "chatlearn", "align-anything", "nemo-aligner", "minimind", "alpaca-farm", "nano-aha-moment",
         "direct-preference-optimization", "grpo-zero", "liger-kernel",
         "tunix", "r1-v", "mlx-lm-lora", "skywork-or1",
-        "general-reasoner", "mcts-dpo", "raft", "entropy-mechanism-of-rl", "open-rs", "deepmath",
+        "general-reasoner", "mcts-dpo", "raft", "entropy-mechanism-of-rl", "open-rs", "deepmath", "seg-zero",
     }
 )  # fmt: skip
 

@@ -24,6 +24,7 @@ class Method:
     computation_context: str | None = None
     parent: str | None = None
     shipped_with: str | None = None
+    change: str | None = None
 
 
 METHODS = [

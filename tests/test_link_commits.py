@@ -288,6 +288,29 @@ def test_ambiguous_alias_needs_a_second_signal():
     assert all(lk.rel == MENTIONS for lk in bare.values())
 
 
+def test_an_ambiguous_value_of_an_option_named_for_what_its_method_changes_implements():
+    """`group_norm` is also a normalisation layer; as a value of an option named for the advantage
+    (GRPO changes the advantage), even with the key a few lines above its `choices`, it is GRPO."""
+    grpo = Method("grpo", "GRPO", ("GRPO", "group_norm"), ("group_norm",), "2402.03300", change="advantage")
+    linker = CommitLinker([grpo])
+    for lines, implements in (
+        (['    parser.add_argument(', '        "--advantage_estimator",', "        type=str,",
+          '        choices=["gae", "group_norm"],'], True),
+        (['    if cfg.adv_estimator == "group_norm":'], True),
+        (['    if cfg.norm_layer == "group_norm":'], False),  # a layer's normalisation
+        (['    advantage_estimator: str = "gae"', '    norm_layer: str = "group_norm"'], False),  # next key
+        (['    if mode in ("advantage_norm", "group_norm"):'], False),  # another value, not a key
+    ):  # fmt: skip
+        found = {lk.key: lk for lk in linker.link("Tidy", [added("fw/cli.py", *lines)]).links}["grpo"]
+        assert (found.rel == IMPLEMENTS) is implements, lines
+    # A value that is another method's own name stays that method's, whatever the option.
+    plus = Method("reinforce-pp", "REINFORCE++", ("reinforce",), ("reinforce",), change="advantage")
+    shared = CommitLinker([plus, Method("reinforce", "REINFORCE", ("reinforce",))])
+    line = '    if self.advantage_estimator == "reinforce":'
+    found = {lk.key: lk for lk in shared.link("Tidy", [added("fw/adv.py", line)]).links}
+    assert found["reinforce-pp"].rel == MENTIONS and found["reinforce"].rel == IMPLEMENTS
+
+
 def test_learned_alias_from_subject_and_identifier():
     """The subject names a method; only an added identifier carrying its name is its spelling."""
     result = LINKER.link(

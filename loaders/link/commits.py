@@ -565,6 +565,19 @@ def _identifiers(
 _DOC_PROSE = ("docstring", "code-comment", "string-literal")
 # Places where a value selects behaviour: an option's value, a config value, a recipe's value.
 _SELECTING_VALUES = ("option-value", "config-value", "recipe-value")
+_QUOTED = re.compile(r"([\"']).*?\1")  # a string literal on one line
+_FLAG_NAME = re.compile(r"[\"']--?([\w.-]+)[\"']")  # a quoted command-line flag: `"--loss_type"`
+# Option keys named for the part of training a method changes (the catalog's `change`).
+_CHANGE_KEYS = {
+    change: re.compile(rf"\b(?=[\w-]*[_-])[\w-]*(?:{words})[\w-]*", re.I)  # an identifier, not prose
+    for change, words in {
+        "advantage": "advantage|adv_est",
+        "clip": "clip",
+        "mask": "mask",
+        "weight": "weight",
+        "sampling": "sampl",
+    }.items()
+}
 # Doubts about what a word names (not about whether the thing is reached): see `_second_signals`.
 _DOUBTS_THE_WORD = re.compile(r"names a role|ambiguous alias|also names")
 # A string standing alone on its line right under an attribute documents it (PEP 257).
@@ -916,6 +929,10 @@ class CommitLinker:
         }
         # What each method's defining change is about (for an option whose name says what it sets).
         self.detail_of = {m.slug: (getattr(m, "change_detail", None) or "").lower() for m in methods}
+        # What part of training each method changes, as option keys spell it (`advantage_estimator`).
+        self.change_keys = {
+            m.slug: _CHANGE_KEYS[m.change] for m in methods if getattr(m, "change", None) in _CHANGE_KEYS
+        }
         self.slugs_of_title: dict[str, list[str]] = {}  # how code cites a paper by its title
         for m in methods:
             cue = _code_title_cue(getattr(m, "paper_title", None))
@@ -1328,6 +1345,8 @@ class CommitLinker:
                 for m in self.matcher.find(link.context)
             ):
                 signal = "named beside it"  # `== "tis":  # truncated importance sampling`, not itself
+            elif link.rule.split(";")[0] in _SELECTING_VALUES and self._keyed_by_its_change(slug, link):
+                signal = "a value of an option for what the method changes"
             elif (documented := self._documented(scanned) if documented is None else documented).get(
                 slug, set()
             ) - ({link.identifier.lower()} if _DOUBTS_THE_WORD.search(link.needs_signal) else set()):
@@ -1348,6 +1367,22 @@ class CommitLinker:
                 )  # fmt: skip
                 continue
             best[slug] = dataclasses.replace(link, rule=f"{link.rule}; {link.needs_signal}, {signal}")
+
+    def _keyed_by_its_change(self, slug: str, link: Link) -> bool:
+        """Whether an ambiguous value is given to an option named for the part of training its
+        method changes (`group_norm` for `advantage_estimator`: GRPO changes the advantage), which
+        the value's other meanings (a normalisation layer) never are. A value that is another
+        method's own name (`reinforce`) is that method's, whatever the option."""
+        keys = self.change_keys.get(slug)
+        if keys is None or self.matcher.owner_of_shared.get(link.identifier.lower(), slug) != slug:
+            return False
+        *above, line = link.context.rstrip("\n").split("\n")
+        if keys.search(_QUOTED.sub(" ", line).replace(link.identifier, " ")):  # the key, not a value
+            return True
+        # `choices=[...]` under `add_argument("--advantage_estimator", ...)`
+        return "choices" in line and any(
+            keys.search(flag) for text in above for flag in _FLAG_NAME.findall(text)
+        )
 
     def _owns_shared_value(self, slug: str, link: Link) -> bool:
         """Whether an option value that two catalog methods share (`"reinforce"`: REINFORCE's own
@@ -1532,11 +1567,7 @@ class CommitLinker:
             doubt = self._doubt(alias, text) if rel == IMPLEMENTS else ""
             if rel == IMPLEMENTS and unreached:
                 doubt = doubt or _UNREACHED_CLASS  # a class nothing reaches yet, unless the change says why
-            around = (
-                text[text.rfind("\n", 0, max(0, line_start - 1)) + 1 : line_start + len(line) + 1]
-                if doubt
-                else ""
-            )
+            around = text[_lines_back(text, line_start, 3) : line_start + len(line) + 1] if doubt else ""
             link = mark(Link(rel, "Method", alias.slug, "diff", f"{f.path}:{_line_number(text, line_start)}",
                              line[s:e] if alias.kind != "setting" else alias.alias, rule, confidence, doubt,
                              around))  # fmt: skip
@@ -2020,6 +2051,16 @@ def _from_missing_module(name: str, f: FileDiff, scanned: list) -> bool:
         and _missing_from_new_package(f, m.group(1) or "", scanned)
         for m in _imports(f.text)
     )
+
+
+def _lines_back(text: str, start: int, n: int) -> int:
+    """Where the line `n` lines above the one starting at `start` starts (an option's key sits a
+    line or two above its `choices` in an `add_argument` call)."""
+    for _ in range(n):
+        if start <= 0:
+            break
+        start = text.rfind("\n", 0, start - 1) + 1
+    return start
 
 
 def _transplanted_packages(files: list[FileDiff]) -> dict[str, str]:
