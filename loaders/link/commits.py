@@ -1550,7 +1550,7 @@ class CommitLinker:
                     or self._only_a_base(alias, f.text)
                     or _from_missing_module(alias.alias, f, scanned)
                 ):
-                    continue  # only imported, or `class SimPOConfig(DPOConfig)`: SimPO's, built on DPO's
+                    continue  # only imported; `class SimPOConfig(DPOConfig)`, SimPO's; or not there at all
                 rel = IMPLEMENTS
                 if rule == "class-def" and f.status == "A" and not vendored:
                     reached = _reached(f, scanned) if reached is None else reached
