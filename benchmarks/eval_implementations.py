@@ -90,7 +90,11 @@ Label sets:
 * `blind27`: benchmarks/data/blind27_implementations.jsonl and blind27_negatives.jsonl: projects
   on copies of EasyR1, verl, OpenRLHF and AReaL, and one on an edited copy of TRL's trainer
   (Seg-Zero, UI-R1, ASearcher, Pixel-Reasoner, LIMR, Laser).
-* `all`: the thirty-one.
+* `blind28`: benchmarks/data/blind28_implementations.jsonl and blind28_negatives.jsonl: a fork
+  of OpenRLHF with its whole history, projects on oat and on copies of TRL's trainer, a project
+  carrying LLaMA-Factory and VLM-R1, and two model releases (MARTI, oat-zero,
+  R1-Multimodal-Journey, R1-Onevision, MiniCPM-V, Skywork-R1V).
+* `all`: the thirty-two.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -177,7 +181,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind24": ("blind24_implementations.jsonl", "blind24_negatives.jsonl"),
                "blind25": ("blind25_implementations.jsonl", "blind25_negatives.jsonl"),
                "blind26": ("blind26_implementations.jsonl", "blind26_negatives.jsonl"),
-               "blind27": ("blind27_implementations.jsonl", "blind27_negatives.jsonl")}  # fmt: skip
+               "blind27": ("blind27_implementations.jsonl", "blind27_negatives.jsonl"),
+               "blind28": ("blind28_implementations.jsonl", "blind28_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -377,7 +382,7 @@ HELD_OUT = frozenset(
         "chatlearn", "align-anything", "nemo-aligner", "minimind", "alpaca-farm", "nano-aha-moment",
         "direct-preference-optimization", "grpo-zero", "liger-kernel",
         "tunix", "r1-v", "mlx-lm-lora", "skywork-or1",
-        "general-reasoner", "mcts-dpo", "raft", "entropy-mechanism-of-rl", "open-rs", "deepmath", "seg-zero",
+        "general-reasoner", "mcts-dpo", "raft", "entropy-mechanism-of-rl", "open-rs", "deepmath", "seg-zero", "skywork-r1v",
     }
 )  # fmt: skip
 

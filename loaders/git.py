@@ -381,6 +381,23 @@ def _namespace_packages(git_dir: Path | str, head: str, listing: list[str]) -> s
     }
 
 
+def _former_names(git_dir: Path | str, head: str, listing: list[str], package: str) -> set[str]:
+    """The names the repository's only package had before a rename (`openrlhf/` became `marti/`):
+    a fork that renamed the package it carried keeps that package's history as its own."""
+    init = next((p for p in listing if (m := _TOP_PACKAGE.match(p)) and m.group(1).lower() == package), "")
+    if not init:
+        return set()
+    renames = run_git(
+        git_dir, "log", "--follow", "--diff-filter=R", "--name-status", "--format=", head, "--", init,
+        check=False,
+    )  # fmt: skip
+    return {
+        m.group(1).lower()
+        for line in renames.splitlines()
+        if len(fields := line.split("\t")) == 3 and (m := _TOP_PACKAGE.match(fields[1]))
+    }
+
+
 def copied_trees(
     git_dir: Path | str, foreign: Iterable[str], head: str = "HEAD"
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -396,6 +413,9 @@ def copied_trees(
     foreign = tuple(foreign)
     if len(packages) == 1 and packages <= set(foreign) and not _namespace_packages(git_dir, head, listing):
         foreign = tuple(p for p in foreign if p not in packages)
+    elif len(packages) == 1:
+        former = _former_names(git_dir, head, listing, next(iter(packages)))
+        foreign = tuple(p for p in foreign if p not in former)
     foreign += tuple(sorted(_nested_repository_packages(listing) - set(foreign)))
     if not foreign:
         return foreign, ()

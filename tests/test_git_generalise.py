@@ -158,6 +158,27 @@ def test_a_fork_that_kept_its_parents_package_name_is_its_own_code(tmp_path):
     assert links_of(facts, copy.head())[("IMPLEMENTS", "grpo")].vendored == "otherfw"
 
 
+def test_a_fork_that_renamed_the_package_it_carried_keeps_its_history(tmp_path):
+    """A repository whose only package was renamed from another framework's (`otherfw/` became
+    `mine/`) is that framework's fork with its history: what the old name shipped is its own."""
+    trainer = {
+        "otherfw/__init__.py": "",
+        "otherfw/trainer.py": "class GRPOTrainer:\n    pass\n",
+        "otherfw/main.py": "from otherfw.trainer import GRPOTrainer\n",
+    }
+    repo = Repo(tmp_path / "fork")
+    sha = repo.commit("Add the GRPO trainer", trainer)
+    repo.git("mv", "otherfw", "mine")
+    repo.commit("Rename the package")
+    facts = mine_repository("mine", repo.path, METHODS, workers=1, vendored=VENDORED)
+    assert first_implementations(facts)["grpo"][0] == sha
+    # Without the rename, the same tree beside a package of its own stays a copy.
+    copy = Repo(tmp_path / "copy")
+    copy.commit("Add the GRPO trainer", {**trainer, "mine/__init__.py": ""})
+    facts = mine_repository("mine", copy.path, METHODS, workers=1, vendored=VENDORED)
+    assert "grpo" not in first_implementations(facts)
+
+
 def test_a_package_without_an_init_file_is_the_repositorys_own_beside_a_copy(tmp_path):
     """A folder the code imports as a package (`from agent.tools import search`) is a package of
     the repository's own even without an `__init__.py`: beside it, `otherfw` is a copy. A recipe
