@@ -382,7 +382,8 @@ HELD_OUT = frozenset(
         "chatlearn", "align-anything", "nemo-aligner", "minimind", "alpaca-farm", "nano-aha-moment",
         "direct-preference-optimization", "grpo-zero", "liger-kernel",
         "tunix", "r1-v", "mlx-lm-lora", "skywork-or1",
-        "general-reasoner", "mcts-dpo", "raft", "entropy-mechanism-of-rl", "open-rs", "deepmath", "seg-zero", "skywork-r1v",
+        "general-reasoner", "mcts-dpo", "raft", "entropy-mechanism-of-rl", "open-rs", "deepmath",
+        "seg-zero", "skywork-r1v",
     }
 )  # fmt: skip
 
