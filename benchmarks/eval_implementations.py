@@ -94,7 +94,11 @@ Label sets:
   of OpenRLHF with its whole history, projects on oat and on copies of TRL's trainer, a project
   carrying LLaMA-Factory and VLM-R1, and two model releases (MARTI, oat-zero,
   R1-Multimodal-Journey, R1-Onevision, MiniCPM-V, Skywork-R1V).
-* `all`: the thirty-two.
+* `blind29`: benchmarks/data/blind29_implementations.jsonl and blind29_negatives.jsonl: two
+  projects on copies of OpenRLHF, a critic trained on an edited copy of verl's trainer, a video
+  project on its own GRPO trainer, a project training through submodules, and a paper release
+  (R1-Reward, RAIF, critic-rl, TinyLLaVA-Video-R1, AceCoder, RLP).
+* `all`: the thirty-three.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -182,7 +186,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind25": ("blind25_implementations.jsonl", "blind25_negatives.jsonl"),
                "blind26": ("blind26_implementations.jsonl", "blind26_negatives.jsonl"),
                "blind27": ("blind27_implementations.jsonl", "blind27_negatives.jsonl"),
-               "blind28": ("blind28_implementations.jsonl", "blind28_negatives.jsonl")}  # fmt: skip
+               "blind28": ("blind28_implementations.jsonl", "blind28_negatives.jsonl"),
+               "blind29": ("blind29_implementations.jsonl", "blind29_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -383,7 +388,7 @@ HELD_OUT = frozenset(
         "direct-preference-optimization", "grpo-zero", "liger-kernel",
         "tunix", "r1-v", "mlx-lm-lora", "skywork-or1",
         "general-reasoner", "mcts-dpo", "raft", "entropy-mechanism-of-rl", "open-rs", "deepmath",
-        "seg-zero", "skywork-r1v",
+        "seg-zero", "skywork-r1v", "critic-rl",
     }
 )  # fmt: skip
 
