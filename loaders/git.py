@@ -381,12 +381,10 @@ def _namespace_packages(git_dir: Path | str, head: str, listing: list[str]) -> s
     }
 
 
-def _former_names(git_dir: Path | str, head: str, listing: list[str], package: str) -> set[str]:
-    """The names the repository's only package had before a rename (`openrlhf/` became `marti/`):
-    a fork that renamed the package it carried keeps that package's history as its own."""
-    init = next((p for p in listing if (m := _TOP_PACKAGE.match(p)) and m.group(1).lower() == package), "")
-    if not init:
-        return set()
+def _former_names(git_dir: Path | str, head: str, init: str) -> set[str]:
+    """The names the repository's only package (its `__init__.py` at `init`) had before a rename
+    (`openrlhf/` became `marti/`): a fork that renamed the package it carried keeps that package's
+    history as its own."""
     renames = run_git(
         git_dir, "log", "--follow", "--diff-filter=R", "--name-status", "--format=", head, "--", init,
         check=False,
@@ -409,12 +407,14 @@ def copied_trees(
     this repository's own whose path ends as a copied tree's config does (three parts or more) is a
     copy of that framework's defaults (see `CommitLinker`)."""
     listing = run_git(git_dir, "ls-tree", "-r", "--name-only", head).splitlines()
-    packages = {m.group(1).lower() for line in listing if (m := _TOP_PACKAGE.match(line))} - _AUXILIARY
+    # package -> its `__init__.py`
+    inits = {m.group(1).lower(): line for line in listing if (m := _TOP_PACKAGE.match(line))}
+    packages = inits.keys() - _AUXILIARY
     foreign = tuple(foreign)
     if len(packages) == 1 and packages <= set(foreign) and not _namespace_packages(git_dir, head, listing):
         foreign = tuple(p for p in foreign if p not in packages)
     elif len(packages) == 1:
-        former = _former_names(git_dir, head, listing, next(iter(packages)))
+        former = _former_names(git_dir, head, inits[next(iter(packages))])
         foreign = tuple(p for p in foreign if p not in former)
     foreign += tuple(sorted(_nested_repository_packages(listing) - set(foreign)))
     if not foreign:

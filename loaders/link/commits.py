@@ -453,7 +453,6 @@ _DULL = {"true", "false", "none", "null", "default", "mean", "sum", "max", "min"
 _CLASS_WITH_BASES = re.compile(r"\s*class\s+(\w+)\s*\(")
 # An import's line, or a name alone on a line of a parenthesised import (`    DPOConfig,`).
 _IMPORTED_NAME = re.compile(r"\s*(?:from\s|import\s|[\w.]+\s*,?\s*(?:#.*)?$)")
-_IMPORT_LINE = re.compile(r"\s*(?:from|import)\s")
 _CLASS_BODY = re.compile(r"(?: {1,4}|\t)\S")  # one level in: a class's fields, not a function's locals
 _PARAMETER = re.compile(r",\s*(?:#.*)?$")  # `critic_warmup: bool = False,`: a signature's line, not a field
 _KEPT = Prefiltered(re.compile(r"^\+[ \t]*self\.(\w+)[ \t]*=[ \t]*(\w+)\b", re.M))
@@ -787,7 +786,7 @@ _QUOTES = re.compile(r"\"{3}|'{3}")
 def _only_imported(name: str, line: str, text: str) -> bool:
     """Whether a class is only imported in a file's diff, and used on no other line of it (a
     leftover `from trl.trainer import CPOTrainer`): an import alone uses nothing."""
-    return _IMPORT_LINE.match(line) is not None and text.count(name) == 1
+    return _IMPORT_PATH.match(line) is not None and text.count(name) == 1
 
 
 def _in_class_docstring(lines: dict[int, str], at: int) -> bool:
@@ -2047,8 +2046,7 @@ def _from_missing_module(name: str, f: FileDiff, scanned: list) -> bool:
     if f.status != "A" or not f.path.endswith("/__init__.py"):
         return False
     return any(
-        name in f.text[m.start() : f.text.find("\n", m.start())]
-        and _missing_from_new_package(f, m.group(1) or "", scanned)
+        name in _line_at(f.text, m.start())[1] and _missing_from_new_package(f, m.group(1) or "", scanned)
         for m in _imports(f.text)
     )
 
