@@ -231,18 +231,30 @@ def framework_name(framework: str, repo: str) -> str:
     return slug if slug in read_catalog().frameworks else default_slug(repo)
 
 
-def without_aliases(methods: list, dropped: set[str]) -> list:
+def without_aliases(methods: list, dropped: set[str], packages: set[str] = frozenset()) -> list:
     """The catalog with `dropped` aliases removed from every method (a method keeps at least its
-    name, which the linker matches anyway)."""
+    name, which the linker matches anyway), and without what `packages` spell."""
     out = []
     for m in methods:
         aliases = tuple(a for a in m.aliases if a not in dropped) or (m.name,)
-        ambiguous = tuple(a for a in m.ambiguous_aliases if a in aliases)
+        changed = {
+            "aliases": aliases,
+            "ambiguous_aliases": tuple(a for a in m.ambiguous_aliases if a in aliases),
+            "package_spellings": tuple(
+                (p, kept) for p, spelled in getattr(m, "package_spellings", ())
+                if p not in packages and (kept := tuple(a for a in spelled if a in aliases))
+            ),
+        }  # fmt: skip
         if dataclasses.is_dataclass(m):
-            out.append(dataclasses.replace(m, aliases=aliases, ambiguous_aliases=ambiguous))
+            out.append(dataclasses.replace(m, **changed))
         else:
-            out.append(SimpleNamespace(**{**vars(m), "aliases": aliases, "ambiguous_aliases": ambiguous}))
+            out.append(SimpleNamespace(**{**vars(m), **changed}))
     return out
+
+
+def own_packages(framework: str, repo: str) -> set[str]:
+    """The package names a framework's own code goes by, as the catalog derives them."""
+    return {n.lower().replace("-", "_") for n in (framework, repo.rpartition("/")[2])}
 
 
 def find_mirror(mirrors: Path, repo: str) -> Path:
@@ -619,7 +631,8 @@ def aliases_dropped(args, methods: list, dev: dict, scored: dict) -> dict[str, l
         others = {f: occurrences[f] for f in dev if f != fw}
         gone = framework_only_aliases({**others, fw: occurrences[fw]}, fw)
         print(f"{fw}: {len(gone)} aliases only in its history, dropped: {', '.join(sorted(gone))}")
-        without[fw] = without_aliases(methods, gone)
+        # What the catalog says the framework's own package spells exists only because of it.
+        without[fw] = without_aliases(methods, gone, own_packages(fw, scored[fw]["repo"]))
     return without
 
 

@@ -59,6 +59,10 @@ class MethodEntry:
     # as a regular expression that matches within a line (PPO trains a value function): a change
     # that names the method without it only mentions it.
     shipped_with: str | None = None
+    # Aliases that name this method and no other in one framework's code and in every copy of it,
+    # as that framework documents them: package name -> aliases (OpenRLHF's `reinforce` is
+    # REINFORCE++, though elsewhere the word is REINFORCE).
+    package_spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -238,6 +242,28 @@ def _iso_date(row: _Row, field: str, *, nullable: bool = False) -> str | None:
     return value
 
 
+_PACKAGE = re.compile(r"^[a-z_][a-z0-9_]*$")
+
+
+def _package_spellings(row: _Row, ambiguous: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`{"package": ["alias", ...]}`: each alias one of the row's ambiguous aliases (an unambiguous
+    one needs no package to say whose it is)."""
+    value = row.data.get("package_spellings", {})
+    if not isinstance(value, dict):
+        raise row.fail("package_spellings", f"must be an object of package name -> aliases, got {value!r}")
+    out = []
+    for package, aliases in value.items():
+        if not _PACKAGE.match(package):
+            raise row.fail("package_spellings", f"{package!r} is not a package name (lowercase, '_' for '-')")
+        listed = _Row(row.file, row.line, {"package_spellings": aliases})
+        spelled = _texts(listed, "package_spellings", min_items=1)
+        for alias in spelled:
+            if alias not in ambiguous:
+                raise row.fail("package_spellings", f"{alias!r} is not one of the row's ambiguous_aliases")
+        out.append((package, spelled))
+    return tuple(out)
+
+
 # --- one entry per row ------------------------------------------------------
 
 _METHOD_FIELDS = ("slug", "name", "aliases", "arxiv_id", "paper_title", "parent", "change", "change_detail")
@@ -247,8 +273,9 @@ def _method(row: _Row) -> MethodEntry:
     _check_fields(
         row,
         _METHOD_FIELDS + ("family",),
-        ("ambiguous_aliases", "paper_date", "computation", "computation_context", "shipped_with"),
-    )
+        ("ambiguous_aliases", "paper_date", "computation", "computation_context", "shipped_with",
+         "package_spellings"),
+    )  # fmt: skip
     aliases = _texts(row, "aliases", min_items=1)
     ambiguous = _texts(row, "ambiguous_aliases")
     for alias in ambiguous:
@@ -269,6 +296,7 @@ def _method(row: _Row) -> MethodEntry:
         computation=_pattern(row, "computation"),
         computation_context=_pattern(row, "computation_context"),
         shipped_with=_pattern(row, "shipped_with"),
+        package_spellings=_package_spellings(row, ambiguous),
     )
     if (entry.computation is None) != (entry.computation_context is None):
         raise row.fail("computation_context", "must be given exactly when computation is given")
@@ -408,6 +436,19 @@ def _check_aliases(methods: dict[str, MethodEntry], origins: dict[str, _Row]) ->
                 )
 
 
+def _check_package_spellings(methods: dict[str, MethodEntry], origins: dict[str, _Row]) -> None:
+    """A package spells an alias for one method only."""
+    owners: dict[tuple[str, str], str] = {}
+    for slug, method in methods.items():
+        for package, aliases in method.package_spellings:
+            for alias in aliases:
+                other = owners.setdefault((package, alias.casefold()), slug)
+                if other != slug:
+                    raise origins[slug].fail(
+                        "package_spellings", f"{package!r} already spells {alias!r} for {other!r}"
+                    )
+
+
 def _is_ambiguous(method: MethodEntry, key: str) -> bool:
     return any(a.casefold() == key for a in method.ambiguous_aliases)
 
@@ -463,6 +504,7 @@ def read_catalog(folder: Path | None = None, user_frameworks: Path | None = None
     frameworks, framework_rows = _entries(_read_rows(folder, FRAMEWORKS_FILE), _framework)
     _check_lineage(methods, method_rows)
     _check_aliases(methods, method_rows)
+    _check_package_spellings(methods, method_rows)
     _check_papers(methods, method_rows)
     catalog = Catalog(methods, frameworks, organizations)
     _check_frameworks(catalog, framework_rows)

@@ -25,6 +25,7 @@ class Method:
     parent: str | None = None
     shipped_with: str | None = None
     change: str | None = None
+    package_spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 METHODS = [

@@ -202,6 +202,19 @@ BAD_METHODS = [
      "exactly when computation"),
     ("bad-shipped-with", changed(METHODS, 0, shipped_with="critic("), 1, "shipped_with",
      "is not a regular expression"),
+    ("spelling-not-ambiguous", changed(METHODS, 1, package_spellings={"acme_rl": ["grpo"]}), 2,
+     "package_spellings", "not one of the row's ambiguous_aliases"),
+    ("spelling-bad-package", changed(METHODS, 1, package_spellings={"Acme-RL": ["group_norm"]}), 2,
+     "package_spellings", "is not a package name"),
+    ("spelling-not-object", changed(METHODS, 1, package_spellings=["acme_rl"]), 2, "package_spellings",
+     "must be an object"),
+    ("spelling-empty", changed(METHODS, 1, package_spellings={"acme_rl": []}), 2, "package_spellings",
+     "at least 1"),
+    ("spelled-twice", changed(
+        changed(METHODS, 1, package_spellings={"acme_rl": ["group_norm"]}), 2,
+        aliases=["dr_grpo", "group_norm"], ambiguous_aliases=["group_norm"],
+        package_spellings={"acme_rl": ["group_norm"]},
+    ), 3, "package_spellings", "'acme_rl' already spells 'group_norm' for 'grpo'"),
 ]  # fmt: skip
 
 

@@ -10,6 +10,7 @@ from uptake.loaders.catalog import read_catalog
 from uptake.loaders.link.commits import (
     IMPLEMENTS,
     MENTIONS,
+    SPELLS,
     CommitLinker,
     FileDiff,
     _unlinked,
@@ -309,6 +310,40 @@ def test_an_ambiguous_value_of_an_option_named_for_what_its_method_changes_imple
     line = '    if self.advantage_estimator == "reinforce":'
     found = {lk.key: lk for lk in shared.link("Tidy", [added("fw/adv.py", line)]).links}
     assert found["reinforce-pp"].rel == MENTIONS and found["reinforce"].rel == IMPLEMENTS
+
+
+def test_a_value_a_package_spells_for_one_method_selects_it_in_that_package_and_its_copies():
+    """OpenRLHF documents its `reinforce` estimator as REINFORCE++: in that package's code, and in
+    every copy of it however deep, the value is REINFORCE++ and not REINFORCE, even where a message
+    says "reinforce"; elsewhere the value stays the method whose own name it is."""
+    plus = Method("reinforce-pp", "REINFORCE++", ("reinforce",), ("reinforce",),
+                  package_spellings=(("acme_rl", ("reinforce",)),))  # fmt: skip
+    linker = CommitLinker([plus, Method("reinforce", "REINFORCE", ("reinforce",))])
+    line = '    if self.advantage_estimator == "reinforce":'
+    for message in ("Tidy", "Add reinforce algorithm"):
+        for path, owner in (
+            ("acme_rl/trainer.py", "reinforce-pp"),
+            ("build/lib/acme_rl/cli/train.py", "reinforce-pp"),  # a copy, packaged
+            ("other_rl/trainer.py", "reinforce"),
+            ("acme_rl.py", "reinforce"),  # a module of that name is no package
+        ):
+            links = linker.link(message, [added(path, line)]).links
+            found = {lk.key: lk for lk in links if lk.rel != SPELLS}
+            implements = {key for key, lk in found.items() if lk.rel == IMPLEMENTS}
+            spells = [(lk.key, lk.identifier) for lk in links if lk.rel == SPELLS]
+            if owner == "reinforce-pp":
+                assert implements == {owner}, (message, path)
+                assert "acme_rl's value for REINFORCE++" in found["reinforce"].rule
+                assert spells == [("reinforce-pp", "reinforce")]  # how the package spells it, queryable
+            else:
+                assert owner in implements, (message, path)
+    # A launcher that runs the package's module passes the package's value.
+    flag = "   --advantage_estimator reinforce \\"
+    for runs, owner in (("   -- python3 -m acme_rl.cli.train_ppo \\", "reinforce-pp"),
+                        ("   -- python3 -m other_rl.cli.train_ppo \\", "reinforce")):  # fmt: skip
+        script = added("examples/scripts/train.sh", runs, flag, status="A")
+        links = linker.link("Add a script", [script]).links
+        assert {lk.key for lk in links if lk.rel == IMPLEMENTS} == {owner}, runs
 
 
 def test_learned_alias_from_subject_and_identifier():

@@ -976,6 +976,12 @@ class CommitLinker:
         self._compound_words = {v for w in self.compound for v in (w, w.replace("_", ""))}
         self.citing = LiteralScanner(self._citing_words | self._compound_words)
         self.vocabulary = _vocabularies(methods)
+        # Values one framework's code (and every copy of it) spells for one method only:
+        # package -> alias (lower case) -> method.
+        self.package_spellings: dict[str, dict[str, str]] = {}
+        for m in methods:
+            for package, aliases in getattr(m, "package_spellings", ()):
+                self.package_spellings.setdefault(package, {}).update((a.lower(), m.slug) for a in aliases)
         self.known_tokens = {a.token.replace("-", "_") for a in self.index.aliases} | {
             a.token for a in self.index.aliases
         }
@@ -1023,7 +1029,7 @@ class CommitLinker:
         for slug, link in self._named_recipes(scanned, copy_of).items():
             if (old := best.get(slug)) is None or old.rel != IMPLEMENTS:
                 displaced[slug], best[slug] = old, link
-        self._second_signals(message, best, named, plain, papers, scanned)
+        spelled += self._second_signals(message, best, named, plain, papers, scanned)
         spelled += self._variants_spelled_as_parent(message, named, best)
         for link in self._documented_entries(scanned, best, copy_of):
             _keep(best, link)
@@ -1313,21 +1319,33 @@ class CommitLinker:
 
     def _second_signals(
         self, message: str, best: dict, named: dict, plain: set, papers: dict, scanned: list
-    ) -> None:
+    ) -> list[Link]:
         """An IMPLEMENTS from an ambiguous or shared alias stands only with an independent signal
         in the same change: the method's arXiv id or paper title, the message naming the method,
         an unambiguous alias of it in package code or in the documentation the change adds.
-        Otherwise it is a MENTIONS saying why."""
+        Otherwise it is a MENTIONS saying why. Returns a SPELLS link for each value that stands
+        because the catalog says its package spells the method so."""
+        spells = []
         lowered = message.lower()
         documented = None  # methods the added documentation names, read only when needed
         pairs = None  # whether the change works on preference pairs, read only when needed
         for slug, link in list(best.items()):
             if link.rel != IMPLEMENTS or not link.needs_signal:
                 continue
+            spelled = self._package_spelling(link, scanned)
+            if spelled and spelled[1] != slug:
+                package, owner = spelled
+                whose = f"{package}'s value for {self.display.get(owner, owner)}"
+                best[slug] = dataclasses.replace(
+                    link, rel=MENTIONS, confidence=0.4, rule=f"{link.rule}; {link.needs_signal}, {whose}"
+                )
+                continue
             title = self.titles.get(slug)
             if slug in self.pairwise and pairs is None:
                 pairs = _works_on_pairs(message, scanned)
-            if slug in self.pairwise and not pairs:
+            if spelled:
+                signal = f"{spelled[0]}'s own value for it"
+            elif slug in self.pairwise and not pairs:
                 signal = ""  # `IPO` in a change with no chosen or rejected answer is another IPO
             elif self.paper_of.get(slug) in papers:
                 signal = "arXiv id"
@@ -1366,6 +1384,27 @@ class CommitLinker:
                 )  # fmt: skip
                 continue
             best[slug] = dataclasses.replace(link, rule=f"{link.rule}; {link.needs_signal}, {signal}")
+            if spelled:
+                spells.append(dataclasses.replace(best[slug], rel=SPELLS))
+        return spells
+
+    def _package_spelling(self, link: Link, scanned: list) -> tuple[str, str] | None:
+        """The package whose value the link is, with the method the catalog says it spells by it:
+        code under a folder of that name (`openrlhf/`, a copy's `build/lib/openrlhf/`), or a
+        launcher that runs one of its modules (`python -m openrlhf.cli.train_ppo_ray`)."""
+        value = link.identifier.lower()
+        spelling = {p: owners[value] for p, owners in self.package_spellings.items() if value in owners}
+        if not spelling:
+            return None
+        path = link.location.rpartition(":")[0]
+        for package in path.lower().split("/")[:-1]:
+            if package in spelling:
+                return package, spelling[package]
+        text = next((f.text for f, _ in scanned if f.path == path), "")
+        for package, owner in spelling.items():
+            if re.search(rf"(?<![\w./-]){package}\.[a-z_]", text):
+                return package, owner
+        return None
 
     def _keyed_by_its_change(self, slug: str, link: Link) -> bool:
         """Whether an ambiguous value is given to an option named for the part of training its
