@@ -98,7 +98,12 @@ Label sets:
   projects on copies of OpenRLHF, a critic trained on an edited copy of verl's trainer, a video
   project on its own GRPO trainer, a project training through submodules, and a paper release
   (R1-Reward, RAIF, critic-rl, TinyLLaVA-Video-R1, AceCoder, RLP).
-* `all`: the thirty-three.
+* `blind30`: benchmarks/data/blind30_implementations.jsonl and blind30_negatives.jsonl: a fork of
+  OpenRLHF with its whole history, an application project on TRL's trainers, a GRPO variant on an
+  edited TRL trainer and a copy of verl, a project on an edited copy of verl, a collection of
+  examples with its own RLHF pipeline, and two model releases (OpenRLHF-M, MedicalGPT, CPPO,
+  POLARIS, DeepSpeedExamples, Eurus, RLHF-V).
+* `all`: the thirty-four.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -187,7 +192,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind26": ("blind26_implementations.jsonl", "blind26_negatives.jsonl"),
                "blind27": ("blind27_implementations.jsonl", "blind27_negatives.jsonl"),
                "blind28": ("blind28_implementations.jsonl", "blind28_negatives.jsonl"),
-               "blind29": ("blind29_implementations.jsonl", "blind29_negatives.jsonl")}  # fmt: skip
+               "blind29": ("blind29_implementations.jsonl", "blind29_negatives.jsonl"),
+               "blind30": ("blind30_implementations.jsonl", "blind30_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -237,14 +243,13 @@ def without_aliases(methods: list, dropped: set[str], packages: set[str] = froze
     out = []
     for m in methods:
         aliases = tuple(a for a in m.aliases if a not in dropped) or (m.name,)
-        changed = {
-            "aliases": aliases,
-            "ambiguous_aliases": tuple(a for a in m.ambiguous_aliases if a in aliases),
-            "package_spellings": tuple(
-                (p, kept) for p, spelled in getattr(m, "package_spellings", ())
+        ambiguous = tuple(a for a in m.ambiguous_aliases if a in aliases)
+        changed = {"aliases": aliases, "ambiguous_aliases": ambiguous}
+        if hasattr(m, "package_spellings"):  # a catalog that has them
+            changed["package_spellings"] = tuple(
+                (p, kept) for p, spelled in m.package_spellings
                 if p not in packages and (kept := tuple(a for a in spelled if a in aliases))
-            ),
-        }  # fmt: skip
+            )  # fmt: skip
         if dataclasses.is_dataclass(m):
             out.append(dataclasses.replace(m, **changed))
         else:
@@ -400,7 +405,7 @@ HELD_OUT = frozenset(
         "direct-preference-optimization", "grpo-zero", "liger-kernel",
         "tunix", "r1-v", "mlx-lm-lora", "skywork-or1",
         "general-reasoner", "mcts-dpo", "raft", "entropy-mechanism-of-rl", "open-rs", "deepmath",
-        "seg-zero", "skywork-r1v", "critic-rl",
+        "seg-zero", "skywork-r1v", "critic-rl", "eurus", "rlhf-v",
     }
 )  # fmt: skip
 

@@ -760,6 +760,20 @@ def test_the_catalogs_bradley_terry_loss_is_found_when_its_call_spans_two_lines(
     )  # fmt: skip
     link = {lk.key: lk for lk in linker.link("Train the reward model", [spread]).links}.get("bt-reward-model")
     assert (link.rel, link.rule) == (IMPLEMENTS, "computation")
+    # The same loss in other words: the sigmoid, then its log; log(1 + exp(r - c)); softplus(r - c).
+    for lines in (
+        ("        probs = torch.sigmoid(chosen_reward - reject_reward)", "        logp = torch.log(probs)"),
+        ("        loss = torch.log(1 + torch.exp(reject_reward - chosen_reward)).mean()",),
+        ("        loss = F.softplus(rejected_reward - chosen_reward).mean()",),
+    ):
+        diff = added("fw/models/loss.py", *lines)
+        link = {lk.key: lk for lk in linker.link("Add the reward model", [diff]).links}.get("bt-reward-model")
+        assert (link.rel, link.rule) == (IMPLEMENTS, "computation"), lines
+    # A sigmoid alone, or DPO's margin of log ratios, is no reward model's loss.
+    for line in ("        p = torch.sigmoid(chosen_reward - reject_reward)",
+                 "        losses = F.softplus(-(policy_chosen_logps - policy_rejected_logps))"):  # fmt: skip
+        diff = added("fw/models/loss.py", line)
+        assert "bt-reward-model" not in {lk.key for lk in linker.link("Add the reward model", [diff]).links}
 
 
 def test_rloo_is_known_by_its_leave_one_out_baseline():
@@ -871,6 +885,16 @@ def test_vendored_copies_and_recipes_are_marked():
     for path, vendored in (("otherfw/examples/run_dapo.sh", "otherfw"), ("scripts/run_dapo.sh", "")):
         run = added(path, "python3 -m otherfw.trainer.main \\", "  loss_type=dapo", status="A")
         dapo = {lk.key: lk for lk in linker.link("Initial import", [run, *nested]).links}["dapo"]
+        assert (dapo.rel, dapo.vendored, dapo.recipe) == (IMPLEMENTS, vendored, True), path
+    # The same with the copy's package under `src/`: its example configs, which name no package,
+    # came with it.
+    src_layout = [
+        added("train/Other-FW/pyproject.toml", "[project]", status="A"),
+        added("train/Other-FW/src/otherfw/__init__.py", "", status="A"),
+    ]
+    for path, vendored in (("train/Other-FW/examples/dapo.yaml", "otherfw"), ("examples/dapo.yaml", "")):
+        config = added(path, "loss_type: dapo", status="A")
+        dapo = {lk.key: lk for lk in linker.link("Initial import", [config, *src_layout]).links}["dapo"]
         assert (dapo.rel, dapo.vendored, dapo.recipe) == (IMPLEMENTS, vendored, True), path
     recipe = links("Example", added("examples/run_dapo.sh", "python -m fw.train loss_type=dapo \\"))
     assert recipe[("Method", "dapo")].rel == IMPLEMENTS

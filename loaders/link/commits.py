@@ -1853,7 +1853,8 @@ class CommitLinker:
             if f.status != "A":
                 continue
             if m := _PACKAGE_INIT.search(f.path):
-                packages.setdefault(m.group(1), set()).add(m.group(2).lower())
+                folder = m.group(1).removesuffix("src/")  # a `src/` layout's packages are its folder's
+                packages.setdefault(folder, set()).add(m.group(2).lower())
             elif m := _PACKAGING.search(f.path):
                 packaged.add(m.group(1))
         out = {}
