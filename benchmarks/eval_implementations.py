@@ -103,7 +103,11 @@ Label sets:
   edited TRL trainer and a copy of verl, a project on an edited copy of verl, a collection of
   examples with its own RLHF pipeline, and two model releases (OpenRLHF-M, MedicalGPT, CPPO,
   POLARIS, DeepSpeedExamples, Eurus, RLHF-V).
-* `all`: the thirty-four.
+* `blind31`: benchmarks/data/blind31_implementations.jsonl and blind31_negatives.jsonl: early RLHF
+  projects on trlx, TRL and their own PPO (lm-human-preference-details, ChatGLM-Efficient-Tuning,
+  sunzeyeah/RLHF, RRHF), projects on copies of verl and LLaMA-Factory's scripts (ReSearch,
+  Light-R1), and a video project on its own GRPO trainers (VideoChat-R1).
+* `all`: the thirty-five.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -193,7 +197,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind27": ("blind27_implementations.jsonl", "blind27_negatives.jsonl"),
                "blind28": ("blind28_implementations.jsonl", "blind28_negatives.jsonl"),
                "blind29": ("blind29_implementations.jsonl", "blind29_negatives.jsonl"),
-               "blind30": ("blind30_implementations.jsonl", "blind30_negatives.jsonl")}  # fmt: skip
+               "blind30": ("blind30_implementations.jsonl", "blind30_negatives.jsonl"),
+               "blind31": ("blind31_implementations.jsonl", "blind31_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -406,6 +411,7 @@ HELD_OUT = frozenset(
         "tunix", "r1-v", "mlx-lm-lora", "skywork-or1",
         "general-reasoner", "mcts-dpo", "raft", "entropy-mechanism-of-rl", "open-rs", "deepmath",
         "seg-zero", "skywork-r1v", "critic-rl", "eurus", "rlhf-v",
+        "lm-human-preference-details", "chatglm-efficient-tuning",
     }
 )  # fmt: skip
 

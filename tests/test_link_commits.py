@@ -63,7 +63,7 @@ def links(message: str, *files: FileDiff) -> dict[tuple[str, str], object]:
             "setting",
         ),
         (added("fw/grpo.py", '        if self.scale_rewards in ["batch", "none"]:'), "lite-ppo", "setting"),
-        (added("fw/loss.py", "    def __init__(self, beta: float, ipo: bool = False):"), "ipo", "definition"),
+        (added("fw/config.py", "class LossConfig:", "    ipo: bool = False"), "ipo", "definition"),
         (added("recipe/prime/main.py", "x = 1", status="A"), "prime", "new-file"),
         (added("fw/algorithms/prime.py", 'if __name__ == "__main__":', status="A"), "prime", "new-file"),
     ],
@@ -73,6 +73,25 @@ def test_implementation_rules(diff, method, rule):
     link = links("Support the IPO loss and PRIME", diff)[("Method", method)]
     assert (link.rel, link.rule.split(";")[0]) == (IMPLEMENTS, rule)
     assert link.location.startswith(diff.path + ":")
+
+
+def test_a_method_named_parameter_implements_only_where_the_change_passes_or_exposes_it():
+    """A loss's `ipo` switch in a function's signature runs nothing until something sets it: a copy
+    that kept the loss but no command setting the switch only mentions IPO."""
+    signature = added("fw/loss.py", "    def __init__(self, beta: float, ipo: bool = False) -> None:")
+    spread = added("fw/loss.py", "    def __init__(", "        self,", "        ipo: bool = False,", "    ):")
+    flag = added("fw/cli.py", '    parser.add_argument("--ipo", action="store_true")')
+    call = added("fw/trainer.py", "        self.loss_fn = DPOLoss(beta, ipo=args.ipo)")
+    for diffs, rel in (
+        ([signature], MENTIONS),
+        ([spread], MENTIONS),
+        ([signature, flag], IMPLEMENTS),
+        ([signature, call], IMPLEMENTS),
+        ([added("fw/config.py", "class LossConfig:", "    ipo: bool = False")], IMPLEMENTS),  # a field
+    ):
+        link = links("Support the IPO loss", *diffs)[("Method", "ipo")]
+        assert link.rel == rel, diffs
+        assert (rel == MENTIONS) == link.rule.endswith("a parameter nothing in the change passes or exposes")
 
 
 def test_evidence_points_at_the_added_line():

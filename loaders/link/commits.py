@@ -812,6 +812,49 @@ def _added_lines(text: str) -> dict[int, str]:
     return out
 
 
+_SIGNATURE_START = re.compile(r"^\s*(?:async\s+)?def\s+\w+\s*\(")
+_SIGNATURE_END = re.compile(r"\)\s*(?:->[^:]*)?:\s*(?:#.*)?$")
+
+
+def _in_signature(lines: dict[int, str], n: int) -> bool:
+    """Whether added line `n` lies in a function's parameter list (`def __init__(self, ipo: bool =
+    False)`, on its line or on one of the lines a long signature spans)."""
+    for i in range(n, max(n - 12, 0), -1):
+        line = lines.get(i)
+        if line is None or (i < n and _SIGNATURE_END.search(line)):
+            return False
+        if _SIGNATURE_START.match(line):
+            return True
+    return False
+
+
+def _without_a_caller(files: list[FileDiff], best: dict) -> None:
+    """A method's name as a parameter of a function (`def __init__(self, ipo: bool = False)`) is
+    an implementation only where the change also passes it or exposes it (`ipo=...`, `--ipo`,
+    `"ipo"`): a copy that kept a loss's switch but dropped every command that sets it never runs
+    the method, and the later change that wires it in is the first implementation."""
+    for slug, link in list(best.items()):
+        if link.rel != IMPLEMENTS or not link.rule.startswith("definition") or link.source_kind != "diff":
+            continue
+        path, _, number = link.location.rpartition(":")
+        f = next((f for f in files if f.path == path), None)
+        if f is None or not number.isdigit() or not _in_signature(lines := _added_lines(f.text), int(number)):
+            continue
+        name = re.escape(link.identifier)
+        passed = re.compile(rf"(?<![\w.]){name}\s*=(?!=)|--{name}\b|[\"']{name}[\"']")
+        elsewhere = (
+            text
+            for g in files
+            for n, text in (lines if g is f else _added_lines(g.text)).items()
+            if g is not f or n != int(number)
+        )
+        if not any(passed.search(text) for text in elsewhere):
+            best[slug] = dataclasses.replace(
+                link, rel=MENTIONS, confidence=0.4,
+                rule=f"{link.rule}; a parameter nothing in the change passes or exposes",
+            )  # fmt: skip
+
+
 def _doc_entries(f: FileDiff) -> Iterator[tuple[str, str, int]]:
     """(option, what its entry says, line) for each entry of a documentation file's added lines
     that starts with an option in code font: the rest of its line and the added lines indented
@@ -1045,6 +1088,7 @@ class CommitLinker:
         for link in self._computations(message, scanned, best):
             _keep(best, link)
         self._without_what_ships(message, files, best)
+        _without_a_caller(files, best)
         if out.reverts is not None:  # what a revert adds was there before
             best = {
                 s: Link(MENTIONS, "Method", s, lk.source_kind, lk.location, lk.identifier, "revert", 0.5)
