@@ -924,6 +924,23 @@ def test_vendored_copies_and_recipes_are_marked():
     assert links("Doc", added("examples/README.md", "Run DAPO."))[("Method", "dapo")].rel == MENTIONS
 
 
+def test_a_recipe_running_one_methods_stage_with_anothers_loss_runs_the_other():
+    """LLaMA-Factory runs SimPO, ORPO and NCA under its `dpo` stage, chosen by `pref_loss`: such a
+    recipe runs the loss's method, and the stage's method only shares its trainer. A loss of
+    another family, or the stage's own loss, leaves the stage's method standing."""
+    linker = CommitLinker([read_catalog().methods[s] for s in ("dpo", "nca", "simpo", "ppo")])
+
+    def implemented(path, *lines):
+        links = linker.link("Add training scripts", [added(path, *lines, status="A")]).links
+        return {lk.key for lk in links if lk.rel == IMPLEMENTS}
+
+    assert implemented("scripts/train_dpo.sh", "deepspeed src/train.py \\", "  --stage dpo \\",
+                       "  --pref_loss nca_pair \\") == {"nca"}  # fmt: skip
+    assert "dpo" not in implemented("examples/full/simpo.yaml", "stage: dpo", "pref_loss: simpo")
+    assert "dpo" in implemented("examples/full/dpo.yaml", "stage: dpo", "pref_loss: sigmoid")
+    assert "dpo" in implemented("examples/full/dpo.yaml", "stage: dpo", "critic_loss: ppo")  # another family
+
+
 def test_a_new_recipe_named_after_a_method_runs_it_when_the_change_says_so():
     config = added("examples/math/gsm8k_dapo.yaml", "actor:", "  lr: 1e-6", status="A")
     said = links("Support DAPO (#408)", config)[("Method", "dapo")]

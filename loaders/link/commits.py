@@ -812,6 +812,10 @@ def _added_lines(text: str) -> dict[int, str]:
     return out
 
 
+# A recipe's loss setting and its value: `--pref_loss nca_pair`, `pref_loss: simpo`, `loss_type=ipo`.
+_LOSS_SETTING = re.compile(
+    r"(?:^|[\s{,(])-{0,2}[\w.]*loss[\w.]*[\"']?\s*[:=\s]\s*[\"']?([\w.+-]+)", re.IGNORECASE
+)
 _SIGNATURE_START = re.compile(r"^\s*(?:async\s+)?def\s+\w+\s*\(")
 _SIGNATURE_END = re.compile(r"\)\s*(?:->[^:]*)?:\s*(?:#.*)?$")
 
@@ -963,6 +967,13 @@ class CommitLinker:
         self.computation_contexts = PatternSet([m.computation_context for m in computing], ignore_case=True)
         # Preference methods train on pairs: one whose name is ambiguous needs pairs in sight.
         self.pairwise = {m.slug for m in methods if getattr(m, "family", None) == "preference"}
+        self.family = {m.slug: getattr(m, "family", None) for m in methods}
+        # Methods by each of their aliases as a value spells it (`nca_pair`), for what a recipe's
+        # loss setting selects.
+        self.slugs_of_value: dict[str, set[str]] = {}
+        for m in methods:
+            for alias in m.aliases:
+                self.slugs_of_value.setdefault(alias.lower(), set()).add(m.slug)
         # What every change shipping a method has in sight (the catalog's `shipped_with`).
         self.shipped_with = {
             m.slug: compile_for_long_text(m.shipped_with, ignore_case=True)
@@ -1089,6 +1100,7 @@ class CommitLinker:
             _keep(best, link)
         self._without_what_ships(message, files, best)
         _without_a_caller(files, best)
+        self._stages_run_with_another_loss(files, best)
         if out.reverts is not None:  # what a revert adds was there before
             best = {
                 s: Link(MENTIONS, "Method", s, lk.source_kind, lk.location, lk.identifier, "revert", 0.5)
@@ -1134,6 +1146,36 @@ class CommitLinker:
                     confidence=0.4,
                     rule=f"{link.rule}; nothing it ships with in the change",
                 )
+
+    def _stages_run_with_another_loss(self, files: list[FileDiff], best: dict) -> None:
+        """A recipe that runs one method's stage with another method's loss of the same family
+        (`--stage dpo` beside `--pref_loss nca_pair`, `stage: dpo` beside `pref_loss: simpo`) runs
+        the other method: the stage names the trainer it shares, not what it optimises."""
+        for slug, link in list(best.items()):
+            if link.rel != IMPLEMENTS or not link.recipe or not link.rule.startswith("recipe-value"):
+                continue
+            path, _, number = link.location.rpartition(":")
+            f = next((f for f in files if f.path == path), None)
+            if f is None or not number.isdigit():
+                continue
+            lines = _added_lines(f.text)
+            if "loss" in lines.get(int(number), "").lower():
+                continue  # the value is the loss itself
+            for text in lines.values():
+                other = next(
+                    (
+                        o for m in _LOSS_SETTING.finditer(text)
+                        for o in sorted(self.slugs_of_value.get(m.group(1).lower(), set()) - {slug})
+                        if self.family.get(o) and self.family.get(o) == self.family.get(slug)
+                    ),
+                    None,
+                )  # fmt: skip
+                if other:
+                    best[slug] = dataclasses.replace(
+                        link, rel=MENTIONS, confidence=0.4,
+                        rule=f"{link.rule}; the recipe's loss is {self.display.get(other, other)}'s",
+                    )  # fmt: skip
+                    break
 
     def _variants_spelled_as_parent(self, message: str, named: dict, best: dict) -> list[Link]:
         """A variant the subject alone names (GSPO-token, the REINFORCE++ baseline), in a change that
