@@ -928,7 +928,7 @@ def test_a_recipe_running_one_methods_stage_with_anothers_loss_runs_the_other():
     """LLaMA-Factory runs SimPO, ORPO and NCA under its `dpo` stage, chosen by `pref_loss`: such a
     recipe runs the loss's method, and the stage's method only shares its trainer. A loss of
     another family, or the stage's own loss, leaves the stage's method standing."""
-    linker = CommitLinker([read_catalog().methods[s] for s in ("dpo", "nca", "simpo", "ppo")])
+    linker = CommitLinker([read_catalog().methods[s] for s in ("dpo", "nca", "simpo", "ppo", "grpo", "gspo")])
 
     def implemented(path, *lines):
         links = linker.link("Add training scripts", [added(path, *lines, status="A")]).links
@@ -939,6 +939,9 @@ def test_a_recipe_running_one_methods_stage_with_anothers_loss_runs_the_other():
     assert "dpo" not in implemented("examples/full/simpo.yaml", "stage: dpo", "pref_loss: simpo")
     assert "dpo" in implemented("examples/full/dpo.yaml", "stage: dpo", "pref_loss: sigmoid")
     assert "dpo" in implemented("examples/full/dpo.yaml", "stage: dpo", "critic_loss: ppo")  # another family
+    # GRPO's advantage with GSPO's loss runs both.
+    run = ("python3 -m fw.main_ppo \\", "  algorithm.adv_estimator=grpo \\", "  actor.loss_mode=gspo")
+    assert {"grpo", "gspo"} <= implemented("examples/run_gspo.sh", *run)
 
 
 def test_a_new_recipe_named_after_a_method_runs_it_when_the_change_says_so():

@@ -967,7 +967,6 @@ class CommitLinker:
         self.computation_contexts = PatternSet([m.computation_context for m in computing], ignore_case=True)
         # Preference methods train on pairs: one whose name is ambiguous needs pairs in sight.
         self.pairwise = {m.slug for m in methods if getattr(m, "family", None) == "preference"}
-        self.family = {m.slug: getattr(m, "family", None) for m in methods}
         # Methods by each of their aliases as a value spells it (`nca_pair`), for what a recipe's
         # loss setting selects.
         self.slugs_of_value: dict[str, set[str]] = {}
@@ -1148,11 +1147,14 @@ class CommitLinker:
                 )
 
     def _stages_run_with_another_loss(self, files: list[FileDiff], best: dict) -> None:
-        """A recipe that runs one method's stage with another method's loss of the same family
-        (`--stage dpo` beside `--pref_loss nca_pair`, `stage: dpo` beside `pref_loss: simpo`) runs
-        the other method: the stage names the trainer it shares, not what it optimises."""
+        """A recipe that runs one preference method's stage with another one's loss (`--stage dpo`
+        beside `--pref_loss nca_pair`, `stage: dpo` beside `pref_loss: simpo`) runs the other
+        method: the stage names the trainer they share, not what it optimises. Policy-gradient
+        recipes are not read so: an advantage estimator and a loss are two parts that both run."""
         for slug, link in list(best.items()):
             if link.rel != IMPLEMENTS or not link.recipe or not link.rule.startswith("recipe-value"):
+                continue
+            if slug not in self.pairwise:
                 continue
             path, _, number = link.location.rpartition(":")
             f = next((f for f in files if f.path == path), None)
@@ -1166,7 +1168,7 @@ class CommitLinker:
                     (
                         o for m in _LOSS_SETTING.finditer(text)
                         for o in sorted(self.slugs_of_value.get(m.group(1).lower(), set()) - {slug})
-                        if self.family.get(o) and self.family.get(o) == self.family.get(slug)
+                        if o in self.pairwise
                     ),
                     None,
                 )  # fmt: skip
