@@ -816,6 +816,7 @@ def _added_lines(text: str) -> dict[int, str]:
 _LOSS_SETTING = re.compile(
     r"(?:^|[\s{,(])-{0,2}[\w.]*loss[\w.]*[\"']?\s*[:=\s]\s*[\"']?([\w.+-]+)", re.IGNORECASE
 )
+_SRC_FOLDER = re.compile(r"(?:^|(?<=/))src/$")
 _SIGNATURE_START = re.compile(r"^\s*(?:async\s+)?def\s+\w+\s*\(")
 _SIGNATURE_END = re.compile(r"\)\s*(?:->[^:]*)?:\s*(?:#.*)?$")
 
@@ -832,6 +833,15 @@ def _in_signature(lines: dict[int, str], n: int) -> bool:
     return False
 
 
+def _lines_of(files: list[FileDiff], link: Link) -> tuple[FileDiff, dict[int, str], int] | None:
+    """The file a diff link points into, its added lines by number, and the link's line number."""
+    path, _, number = link.location.rpartition(":")
+    f = next((f for f in files if f.path == path), None)
+    if f is None or not number.isdigit():
+        return None
+    return f, _added_lines(f.text), int(number)
+
+
 def _without_a_caller(files: list[FileDiff], best: dict) -> None:
     """A method's name as a parameter of a function (`def __init__(self, ipo: bool = False)`) is
     an implementation only where the change also passes it or exposes it (`ipo=...`, `--ipo`,
@@ -840,17 +850,17 @@ def _without_a_caller(files: list[FileDiff], best: dict) -> None:
     for slug, link in list(best.items()):
         if link.rel != IMPLEMENTS or not link.rule.startswith("definition") or link.source_kind != "diff":
             continue
-        path, _, number = link.location.rpartition(":")
-        f = next((f for f in files if f.path == path), None)
-        if f is None or not number.isdigit() or not _in_signature(lines := _added_lines(f.text), int(number)):
+        found = _lines_of(files, link)
+        if found is None or not _in_signature(found[1], found[2]):
             continue
+        f, lines, number = found
         name = re.escape(link.identifier)
         passed = re.compile(rf"(?<![\w.]){name}\s*=(?!=)|--{name}\b|[\"']{name}[\"']")
         elsewhere = (
             text
             for g in files
             for n, text in (lines if g is f else _added_lines(g.text)).items()
-            if g is not f or n != int(number)
+            if g is not f or n != number
         )
         if not any(passed.search(text) for text in elsewhere):
             best[slug] = dataclasses.replace(
@@ -1152,16 +1162,11 @@ class CommitLinker:
         method: the stage names the trainer they share, not what it optimises. Policy-gradient
         recipes are not read so: an advantage estimator and a loss are two parts that both run."""
         for slug, link in list(best.items()):
-            if link.rel != IMPLEMENTS or not link.recipe or not link.rule.startswith("recipe-value"):
+            recipe_value = link.rel == IMPLEMENTS and link.rule.startswith("recipe-value")
+            if slug not in self.pairwise or not recipe_value or (found := _lines_of(files, link)) is None:
                 continue
-            if slug not in self.pairwise:
-                continue
-            path, _, number = link.location.rpartition(":")
-            f = next((f for f in files if f.path == path), None)
-            if f is None or not number.isdigit():
-                continue
-            lines = _added_lines(f.text)
-            if "loss" in lines.get(int(number), "").lower():
+            _, lines, number = found
+            if "loss" in lines.get(number, "").lower():
                 continue  # the value is the loss itself
             for text in lines.values():
                 other = next(
@@ -1941,7 +1946,7 @@ class CommitLinker:
             if f.status != "A":
                 continue
             if m := _PACKAGE_INIT.search(f.path):
-                folder = m.group(1).removesuffix("src/")  # a `src/` layout's packages are its folder's
+                folder = _SRC_FOLDER.sub("", m.group(1))  # a `src/` layout's packages are its folder's
                 packages.setdefault(folder, set()).add(m.group(2).lower())
             elif m := _PACKAGING.search(f.path):
                 packaged.add(m.group(1))
