@@ -107,7 +107,11 @@ Label sets:
   projects on trlx, TRL and their own PPO (lm-human-preference-details, ChatGLM-Efficient-Tuning,
   sunzeyeah/RLHF, RRHF), projects on copies of verl and LLaMA-Factory's scripts (ReSearch,
   Light-R1), and a video project on its own GRPO trainers (VideoChat-R1).
-* `all`: the thirty-five.
+* `blind32`: benchmarks/data/blind32_implementations.jsonl and blind32_negatives.jsonl: projects
+  running TRL's, an edited DPO reference's and xtuner's trainers from their own scripts, two
+  projects carrying LLaMA-Factory for their own SFT stages, and an evaluation suite that once
+  trained reward models (notus, reward-bench, WebRL, STIC, beta-DPO, Virgo, POLAR).
+* `all`: the thirty-six.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -198,7 +202,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind28": ("blind28_implementations.jsonl", "blind28_negatives.jsonl"),
                "blind29": ("blind29_implementations.jsonl", "blind29_negatives.jsonl"),
                "blind30": ("blind30_implementations.jsonl", "blind30_negatives.jsonl"),
-               "blind31": ("blind31_implementations.jsonl", "blind31_negatives.jsonl")}  # fmt: skip
+               "blind31": ("blind31_implementations.jsonl", "blind31_negatives.jsonl"),
+               "blind32": ("blind32_implementations.jsonl", "blind32_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -411,7 +416,7 @@ HELD_OUT = frozenset(
         "tunix", "r1-v", "mlx-lm-lora", "skywork-or1",
         "general-reasoner", "mcts-dpo", "raft", "entropy-mechanism-of-rl", "open-rs", "deepmath",
         "seg-zero", "skywork-r1v", "critic-rl", "eurus", "rlhf-v",
-        "lm-human-preference-details", "chatglm-efficient-tuning",
+        "lm-human-preference-details", "chatglm-efficient-tuning", "notus", "reward-bench",
     }
 )  # fmt: skip
 
