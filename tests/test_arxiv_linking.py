@@ -192,6 +192,49 @@ def test_a_proposed_long_name_gives_the_short_name_in_parentheses():
     assert "see" not in [p.name for p in CASE_FINDER.find(None, "A Study of Steps", other)]
 
 
+@pytest.mark.parametrize(
+    ("abstract", "name", "long_name"),
+    [
+        # The name a sentence calls its proposal, after a description with clause words in it.
+        (
+            "We introduce a novel critic-free, policy-gradient based RL algorithm called zeta-GRPO.",
+            "zeta-GRPO",
+            None,
+        ),
+        # A spelled-out name and its short form after ", or".
+        (
+            "We develop Meta Trust Fine-Tuning, or MTT, a new class of methods.",
+            "MTT",
+            "Meta Trust Fine-Tuning",
+        ),
+        # A noun phrase closed by the name in parentheses, spelled out or not.
+        ("In this paper, we introduce a novel PSRL framework (FocusRL), which explores.", "FocusRL", None),
+        ("We introduce reinforcement learning with outcome feedback (RLOF), a method.", "RLOF", None),
+        # A second verb of a sentence that began with "we", after a first proposal of no name.
+        ("We propose a unified view of these methods and introduce Prefix-XT, a hybrid.", "Prefix-XT", None),
+        # A capitalised run ending in a method head noun is one name, not its first hyphenated word.
+        ("We propose Long-Short Memory Sampling to balance history.", "Long-Short Memory Sampling", None),
+        # TeX markup an arXiv abstract keeps.
+        ("We propose the \\textbf{ZAPO} algorithm for long reasoning.", "ZAPO", None),
+    ],
+)
+def test_how_an_abstract_names_what_it_proposes(abstract, name, long_name):
+    found = [(p.name, p.long_name) for p in CASE_FINDER.find(None, "A Study of Training", abstract)]
+    assert found == [(name, long_name)]
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        # Hyphenated words starting a description are no name, nor are the capitals around them.
+        "We propose Self-Evolving Search, a search agent that improves over time.",
+        "We propose Multi-Agent Collaborative Reasoning for hard problems.",
+    ],
+)
+def test_a_capitalised_description_after_a_proposing_verb_is_not_a_name(abstract):
+    assert CASE_FINDER.find(None, "A Study of Training", abstract) == []
+
+
 def test_an_abstract_proposing_a_spelled_out_method_settles_what_the_title_name_is():
     # "and introduce", the sentence's second verb, proposes as "we introduce" does.
     second_verb = "We formalize the setting and introduce Self-Paced Trust Optimization (SPTO), a loss."

@@ -123,6 +123,18 @@ _CLAUSE_END = re.compile(
     r"[.;:!?](?:\s|$)|\b(?:for|to|in|into|on|of|over|than|with|from|based|by|that|which)\b"
 )
 _NAMING = re.compile(r"\b(?:called|named|dubbed|termed)\s+$", re.IGNORECASE)
+# "We propose ... and introduce X": a second proposing verb in a sentence that began with "we".
+_AND_PROPOSE = re.compile(r"\band\s+(?:then\s+)?(?:propose|introduce|present|develop)s?\b", re.IGNORECASE)
+# "an RL algorithm called X": the name a sentence gives its proposal, however long the description.
+_CALLED = re.compile(rf"\b(?:called|named|dubbed|termed)\s+[\"“]?(?P<name>{_NAME})")
+# "Meta Reinforcement Fine-Tuning, or MRT,": a spelled-out name and its short form.
+_OR_SHORT = re.compile(rf"\s*(?P<long>(?:[A-Z][\w-]*\s+){{0,7}}[A-Z][\w-]*),\s+or\s+(?P<name>{_NAME})\b")
+# "a novel PSRL framework (AttnRL)", "reinforcement learning with performance feedback (RLPF)": the
+# noun phrase after a proposing verb, closed by the name in parentheses.
+_PHRASE_THEN_NAME = re.compile(rf"\s*(?P<long>[^.;:!?()]{{3,100}}?)\s*\((?P<name>{_NAME})\s*\)")
+_ARTICLES = re.compile(r"^(?:(?:a|an|the|our|new|novel|simple|general|unified)\s+)*", re.IGNORECASE)
+# Text markup that arXiv abstracts keep: "\textbf{DAPO}" is DAPO.
+_TEX_MARKUP = re.compile(r"\\(?:textbf|textit|textsc|texttt|emph|mathbf|mathrm|text)\{([^{}]*)\}")
 # Right after a proposing verb, a spelled-out name and its short name in parentheses: "we introduce
 # Reinforcement Pre-Training (RPT)", "we propose Self-Principled Critique Tuning (SPCT)". The short
 # name is the name; the capitalised words (with the small words a name may hold) are its long name.
@@ -209,19 +221,76 @@ _RULE_CONFIDENCE = {
 }
 
 
-def _named_after(text: str, start: int) -> str | None:
-    """The first method-shaped name after a proposing verb, within its clause."""
+def plain_text(text: str) -> str:
+    """Text without the TeX markup arXiv abstracts keep ("\\textbf{S}elf" is "Self")."""
+    return _TEX_MARKUP.sub(r"\1", text).replace("\\%", "%") if "\\" in text else text
+
+
+def _sentence_after(text: str, start: int) -> str:
+    tail = text[start : start + 240]
+    end = re.search(r"[.;!?](?:\s|$)", tail)
+    return tail[: end.start()] if end else tail
+
+
+def _capital_run(tail: str, token: re.Match) -> re.Match | None:
+    """The run of capitalised words a token belongs to, when it has more than one word."""
+    for m in re.finditer(r"(?:[A-Z][\w-]*\s+(?:&\s+)?)+[A-Z][\w-]*", tail):
+        if m.start() <= token.start() < m.end():
+            return m
+    return None
+
+
+def _describes(word: str) -> bool:
+    """A capitalised word that starts a description rather than a name: not name-shaped, or words
+    joined by hyphens ("Self-Reflection", "Multi-Agent")."""
+    return not looks_like_method_name(word) or re.fullmatch(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+", word) is not None
+
+
+def _named_after(text: str, start: int) -> tuple[str, str | None] | None:
+    """(name, long name) of the method a proposing verb names, within its clause: a name the sentence
+    calls it, a spelled-out name with its short form, or the first method-shaped token. A token inside
+    a run of capitalised words is that run: a name when it ends in a method head noun ("Long-Short
+    Memory Sampling"), otherwise a description passed over."""
+    sentence = _sentence_after(text, start)
+    if (called := _CALLED.search(sentence)) and looks_like_method_name(called.group("name")):
+        return called.group("name"), None
+    if (short := _OR_SHORT.match(sentence)) and looks_like_method_name(short.group("name")):
+        return short.group("name"), short.group("long")
     tail = text[start : start + 160]
+    skip_to = 0
     for token in re.finditer(_NAME, tail):
+        if token.start() < skip_to:
+            continue
         before = tail[: token.start()]
         end = _CLAUSE_END.search(before)
         if end and not _NAMING.search(before):
             return None
         if tail[token.end() : token.end() + 1] not in ("", " ", ",", ".", ";", ":", ")"):
             continue  # "DAPO's", "GRPO-like" (hyphens are inside the token already)
+        run = _capital_run(tail, token)
+        if run and _describes(run.group(0).split()[0]):
+            if short := re.match(rf"\s*\(({_NAME})\)", tail[run.end() :]):
+                return short.group(1), run.group(0)  # "Unified Reward & Policy Optimization (URPO)"
+            if re.search(rf"(?:{_HEADS})$", run.group(0)):
+                return run.group(0), None
+            skip_to = run.end()
+            continue
         if looks_like_method_name(token.group(0)):
-            return token.group(0)
+            return token.group(0), None
     return None
+
+
+def _phrase_then_name(text: str, start: int) -> re.Match | None:
+    """ "we introduce a novel PSRL framework (AttnRL)": the parenthesised name that closes the noun
+    phrase after the verb, when the phrase holds no clause break or spells the name out."""
+    m = _PHRASE_THEN_NAME.match(text, start)
+    if not m or not looks_like_method_name(m.group("name")):
+        return None
+    phrase = _ARTICLES.sub("", m.group("long").strip())
+    if len(phrase.split()) > 8 or "," in phrase:
+        return None
+    spelled = phrase[:1].lower() == m.group("name")[:1].lower()
+    return m if spelled or not _CLAUSE_END.search(phrase) else None
 
 
 def _spelled_out(m: re.Match) -> bool:
@@ -294,6 +363,17 @@ def method_shaped(proposal: Proposal) -> bool:
     return letters.endswith("PO") or proposal.long_name is not None or proposal.rule == "title-long-name"
 
 
+def _proposing_verbs(abstract: str) -> list[tuple[int, int]]:
+    """(start, end) of each proposing verb: "we propose", and "and introduce" later in a sentence
+    that began with "we"."""
+    verbs = {m.end(): m.start() for m in _PROPOSE.finditer(abstract)}
+    for m in _AND_PROPOSE.finditer(abstract):
+        sentence = re.split(r"[.;!?]\s", abstract[: m.start()])[-1]
+        if re.search(r"\bwe\b", sentence, re.IGNORECASE):
+            verbs.setdefault(m.end(), m.start())
+    return sorted((start, end) for end, start in verbs.items())
+
+
 class ProposalFinder:
     """Finds proposed methods; built once from the catalog's methods."""
 
@@ -359,13 +439,16 @@ class ProposalFinder:
                 m.group(0),
                 "method",
             )
-        for m in _PROPOSE.finditer(abstract):
-            if (short := _PROPOSED_WITH_SHORT_NAME.match(abstract, m.end())) and _spelled_out(short):
-                text = abstract[m.start() : short.end()]
+        for start, end in _proposing_verbs(abstract):
+            if (short := _PROPOSED_WITH_SHORT_NAME.match(abstract, end)) and _spelled_out(short):
+                text = abstract[start : short.end()]
                 yield short.group("name"), short.group("long"), "we-propose", "abstract", text, "method"
-            elif named := _named_after(abstract, m.end()):
-                text = abstract[m.start() : m.end()] + " ... " + named
-                yield named, None, "we-propose", "abstract", text, "method"
+            elif phrase := _phrase_then_name(abstract, end):
+                text = abstract[start : phrase.end()]
+                yield phrase.group("name"), None, "we-propose", "abstract", text, "method"
+            elif named := _named_after(abstract, end):
+                text = abstract[start:end] + " ... " + named[0]
+                yield named[0], named[1], "we-propose", "abstract", text, "method"
         for m in _APPOSITION.finditer(abstract):
             yield m.group("name"), None, "apposition", "abstract", m.group(0).strip(" .!?"), "method"
 
@@ -391,6 +474,7 @@ class ProposalFinder:
 
     def find(self, arxiv_id: str | None, title: str, abstract: str = "") -> list[Proposal]:
         found: dict[str, Proposal] = {}
+        title, abstract = plain_text(title), plain_text(abstract)
         for slug in self._by_paper.get(arxiv_id or "", []):
             found[slug] = Proposal(slug, slug, None, True, "catalog-arxiv-id", "catalog", arxiv_id, 1.0)
         for name, long_name, rule, field, text, kind in self._candidates(title, abstract):
