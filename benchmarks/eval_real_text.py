@@ -415,6 +415,7 @@ def real_abstract_report(
         c = rt.extraction_counts(rows, finder, abstracts, errors, nodes_read_abstracts=True)
         for label, right, total in (
             ("right method from title + abstract", c["with_abstract_right"], c["with_abstract"]),
+            ("  of general-method papers", c["general_with_abstract_right"], c["general_with_abstract"]),
             ("new Method nodes that are training methods", c["right"], c["nodes"]),
         ):
             print(f"    extraction: {label:<44} {right}/{total} = {right / (total or 1):.3f}")

@@ -115,7 +115,17 @@ def extraction_counts(
     from uptake.loaders.link.screening import screen_paper
 
     counts = dict.fromkeys(
-        ("labelled", "from_text", "with_abstract", "with_abstract_right", "nodes", "right"), 0
+        (
+            "labelled",
+            "from_text",
+            "with_abstract",
+            "with_abstract_right",
+            "general_with_abstract",
+            "general_with_abstract_right",
+            "nodes",
+            "right",
+        ),
+        0,
     )
     for r in rows:
         label = r["method_name"]
@@ -133,6 +143,9 @@ def extraction_counts(
                 counts["with_abstract"] += 1
                 right = any(names_the_method(label, p.name, p.long_name) for p in both)
                 counts["with_abstract_right"] += right
+                # The "method papers": those labelled as proposing a general method.
+                counts["general_with_abstract"] += r["is_general_method"]
+                counts["general_with_abstract_right"] += right and r["is_general_method"]
                 if not right and errors is not None:
                     errors.append(("missed with the abstract", r, [p.name for p in both]))
         # As the loaders screen it.

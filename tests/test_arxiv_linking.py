@@ -214,13 +214,40 @@ def test_a_proposed_long_name_gives_the_short_name_in_parentheses():
         ("We propose a unified view of these methods and introduce Prefix-XT, a hybrid.", "Prefix-XT", None),
         # A capitalised run ending in a method head noun is one name, not its first hyphenated word.
         ("We propose Long-Short Memory Sampling to balance history.", "Long-Short Memory Sampling", None),
-        # TeX markup an arXiv abstract keeps.
+        # Capitalised words a sentence calls its proposal, and their short form when it follows.
+        (
+            "We propose a new RLVR paradigm called Absolute Nil, in which one model learns.",
+            "Absolute Nil",
+            None,
+        ),
+        (
+            "We propose an algorithm called Retro Replay Learning (RRL) for exploration.",
+            "RRL",
+            "Retro Replay Learning",
+        ),
+        # TeX markup an arXiv abstract keeps, inside math too.
+        (
+            "We propose the $\\textbf{D}$ecoupled $\\textbf{Z}$ero $\\textbf{P}$olicy "
+            "$\\textbf{O}$ptimization ($\\textbf{DZPO}$) algorithm.",
+            "DZPO",
+            "Decoupled Zero Policy Optimization",
+        ),
         ("We propose the \\textbf{ZAPO} algorithm for long reasoning.", "ZAPO", None),
     ],
 )
 def test_how_an_abstract_names_what_it_proposes(abstract, name, long_name):
     found = [(p.name, p.long_name) for p in CASE_FINDER.find(None, "A Study of Training", abstract)]
     assert found == [(name, long_name)]
+
+
+def test_an_abstract_calling_the_title_name_a_method_says_what_it_names():
+    title = "TXRM: Smooth Reward Models with Temporal Difference"
+    assert [p.kind for p in CASE_FINDER.find(None, title)] == ["not-method"]
+    abstract = "We introduce TXRM, a method for learning smoother reward models by temporal differences."
+    assert [(p.name, p.kind) for p in CASE_FINDER.find(None, title, abstract)] == [("TXRM", "method")]
+    # A framework stays what the title says it is.
+    framework = "We introduce TXRM, a framework for serving reward models."
+    assert [p.kind for p in CASE_FINDER.find(None, title, framework)] == ["not-method"]
 
 
 @pytest.mark.parametrize(

@@ -126,7 +126,13 @@ _NAMING = re.compile(r"\b(?:called|named|dubbed|termed)\s+$", re.IGNORECASE)
 # "We propose ... and introduce X": a second proposing verb in a sentence that began with "we".
 _AND_PROPOSE = re.compile(r"\band\s+(?:then\s+)?(?:propose|introduce|present|develop)s?\b", re.IGNORECASE)
 # "an RL algorithm called X": the name a sentence gives its proposal, however long the description.
-_CALLED = re.compile(rf"\b(?:called|named|dubbed|termed)\s+[\"“]?(?P<name>{_NAME})")
+_CALLED = re.compile(
+    rf"\b(?:called|named|dubbed|termed)\s+[\"“]?(?P<name>{_NAME}(?:\s+[A-Z][\w-]*){{0,3}})(?=[\s,;.:\"”)]|$)"
+)
+# "X, a method for ...": an abstract saying its name is a training method, whatever the title calls it.
+_METHOD_APPOSITIVE = re.compile(
+    r"^,\s+(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:method|algorithm|objective|loss|estimator|technique)\b"
+)
 # "Meta Reinforcement Fine-Tuning, or MRT,": a spelled-out name and its short form.
 _OR_SHORT = re.compile(rf"\s*(?P<long>(?:[A-Z][\w-]*\s+){{0,7}}[A-Z][\w-]*),\s+or\s+(?P<name>{_NAME})\b")
 # "a novel PSRL framework (AttnRL)", "reinforcement learning with performance feedback (RLPF)": the
@@ -135,6 +141,7 @@ _PHRASE_THEN_NAME = re.compile(rf"\s*(?P<long>[^.;:!?()]{{3,100}}?)\s*\((?P<name
 _ARTICLES = re.compile(r"^(?:(?:a|an|the|our|new|novel|simple|general|unified)\s+)*", re.IGNORECASE)
 # Text markup that arXiv abstracts keep: "\textbf{DAPO}" is DAPO.
 _TEX_MARKUP = re.compile(r"\\(?:textbf|textit|textsc|texttt|emph|mathbf|mathrm|text)\{([^{}]*)\}")
+_TEX_PLAIN_MATH = re.compile(r"\$([A-Za-z0-9]+)\$")  # "$D$ecoupled" once the markup inside is gone
 # Right after a proposing verb, a spelled-out name and its short name in parentheses: "we introduce
 # Reinforcement Pre-Training (RPT)", "we propose Self-Principled Critique Tuning (SPCT)". The short
 # name is the name; the capitalised words (with the small words a name may hold) are its long name.
@@ -223,7 +230,9 @@ _RULE_CONFIDENCE = {
 
 def plain_text(text: str) -> str:
     """Text without the TeX markup arXiv abstracts keep ("\\textbf{S}elf" is "Self")."""
-    return _TEX_MARKUP.sub(r"\1", text).replace("\\%", "%") if "\\" in text else text
+    if "\\" not in text:
+        return text
+    return _TEX_PLAIN_MATH.sub(r"\1", _TEX_MARKUP.sub(r"\1", text)).replace("\\%", "%")
 
 
 def _sentence_after(text: str, start: int) -> str:
@@ -252,8 +261,14 @@ def _named_after(text: str, start: int) -> tuple[str, str | None] | None:
     a run of capitalised words is that run: a name when it ends in a method head noun ("Long-Short
     Memory Sampling"), otherwise a description passed over."""
     sentence = _sentence_after(text, start)
-    if (called := _CALLED.search(sentence)) and looks_like_method_name(called.group("name")):
-        return called.group("name"), None
+    if called := _CALLED.search(sentence):
+        # "called TreeRL", "called Absolute Zero": a name-shaped token, or the capitalised words.
+        words = called.group("name").split()
+        name = words[0] if looks_like_method_name(words[0]) else " ".join(words)
+        if name != words[0] and (short := re.match(rf"\s*\(({_NAME})\)", sentence[called.end() :])):
+            return short.group(1), name  # "called Retrospective Replay-based RL (RRL)"
+        if looks_like_method_name(name):
+            return name, None
     if (short := _OR_SHORT.match(sentence)) and looks_like_method_name(short.group("name")):
         return short.group("name"), short.group("long")
     tail = text[start : start + 160]
@@ -447,7 +462,9 @@ class ProposalFinder:
                 text = abstract[start : phrase.end()]
                 yield phrase.group("name"), None, "we-propose", "abstract", text, "method"
             elif named := _named_after(abstract, end):
-                text = abstract[start:end] + " ... " + named[0]
+                after = abstract[abstract.find(named[0], end) + len(named[0]) :]
+                appositive = _METHOD_APPOSITIVE.match(after)
+                text = abstract[start:end] + " ... " + named[0] + (appositive.group(0) if appositive else "")
                 yield named[0], named[1], "we-propose", "abstract", text, "method"
         for m in _APPOSITION.finditer(abstract):
             yield m.group("name"), None, "apposition", "abstract", m.group(0).strip(" .!?"), "method"
@@ -489,9 +506,15 @@ class ProposalFinder:
                 continue
             slug, known = self._resolve(name, long_name, arxiv_id, rule)
             if slug in found:
-                if kind == "method" and long_name and found[slug].kind != "method" and field == "abstract":
-                    # A title may call the whole work a system ("DAPO: ... System at Scale"); an
-                    # abstract spelling the name out as a method says what the name names.
+                spelled_as_method = long_name or _METHOD_APPOSITIVE.search(text.split(name, 1)[-1])
+                if (
+                    kind == "method"
+                    and spelled_as_method
+                    and found[slug].kind != "method"
+                    and field == "abstract"
+                ):
+                    # A title may call the whole work a system ("DAPO: ... System at Scale"); an abstract
+                    # spelling the name out, or calling it "a method", says what the name names.
                     found[slug] = dataclasses.replace(found[slug], kind="method")
                 continue
             if long_name and (same := self._spelled_in(found, long_name)):
