@@ -93,6 +93,7 @@ _HEADS = (
     r"Optimi[sz]ation|Fine-?[Tt]uning|Finetuning|Estimation|REINFORCE|Sampling|Clipping|Masking|"
     r"Weighting|Normali[sz]ation|Distillation|Regulari[sz]ation|Policy Gradients?"
 )
+_HEAD_AT_END = re.compile(rf"(?:{_HEADS})$")
 _CAP_WORD = r"(?:[A-Z][\w$^{}*+']*(?:-[\w$^{}]+)*)"
 _LONG_NAME = re.compile(
     rf"(?:^|(?<=:\s)|\b(?:via|with|using|through|by)\s+|\bfor\s+(?=(?:{_CAP_WORD}\s+){{1,6}}(?:{_HEADS})\s*$))"
@@ -124,7 +125,7 @@ _CLAUSE_END = re.compile(
 )
 _NAMING = re.compile(r"\b(?:called|named|dubbed|termed)\s+$", re.IGNORECASE)
 # "We propose ... and introduce X": a second proposing verb in a sentence that began with "we".
-_AND_PROPOSE = re.compile(r"\band\s+(?:then\s+)?(?:propose|introduce|present|develop)s?\b", re.IGNORECASE)
+_AND_PROPOSE = re.compile(r"\band\s+(?:then\s+)?(?:propose|introduce|present|develop)s?\b")
 # "an RL algorithm called X": the name a sentence gives its proposal, however long the description.
 _CALLED = re.compile(
     rf"\b(?:called|named|dubbed|termed)\s+[\"“]?(?P<name>{_NAME}(?:\s+[A-Z][\w-]*){{0,3}})(?=[\s,;.:\"”)]|$)"
@@ -141,6 +142,10 @@ _PHRASE_THEN_NAME = re.compile(rf"\s*(?P<long>[^.;:!?()]{{3,100}}?)\s*\((?P<name
 _ARTICLES = re.compile(r"^(?:(?:a|an|the|our|new|novel|simple|general|unified)\s+)*", re.IGNORECASE)
 # Text markup that arXiv abstracts keep: "\textbf{DAPO}" is DAPO.
 _TEX_MARKUP = re.compile(r"\\(?:textbf|textit|textsc|texttt|emph|mathbf|mathrm|text)\{([^{}]*)\}")
+_NAME_TOKEN = re.compile(_NAME)
+_PAREN_NAME = re.compile(rf"\s*\(({_NAME})\s*\)")
+_CAPITAL_RUN = re.compile(r"(?:[A-Z][\w-]*\s+(?:&\s+)?)+[A-Z][\w-]*")
+_TITLE_CASE_COMPOUND = re.compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+")
 _TEX_PLAIN_MATH = re.compile(r"\$([A-Za-z0-9]+)\$")  # "$D$ecoupled" once the markup inside is gone
 # Right after a proposing verb, a spelled-out name and its short name in parentheses: "we introduce
 # Reinforcement Pre-Training (RPT)", "we propose Self-Principled Critique Tuning (SPCT)". The short
@@ -241,18 +246,15 @@ def _sentence_after(text: str, start: int) -> str:
     return tail[: end.start()] if end else tail
 
 
-def _capital_run(tail: str, token: re.Match) -> re.Match | None:
-    """The run of capitalised words a token belongs to, when it has more than one word."""
-    for m in re.finditer(r"(?:[A-Z][\w-]*\s+(?:&\s+)?)+[A-Z][\w-]*", tail):
-        if m.start() <= token.start() < m.end():
-            return m
-    return None
+def _capital_run(runs: list[re.Match], token: re.Match) -> re.Match | None:
+    """The run of capitalised words (`_CAPITAL_RUN` matches) a token belongs to."""
+    return next((m for m in runs if m.start() <= token.start() < m.end()), None)
 
 
 def _describes(word: str) -> bool:
     """A capitalised word that starts a description rather than a name: not name-shaped, or words
     joined by hyphens ("Self-Reflection", "Multi-Agent")."""
-    return not looks_like_method_name(word) or re.fullmatch(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+", word) is not None
+    return not looks_like_method_name(word) or _TITLE_CASE_COMPOUND.fullmatch(word) is not None
 
 
 def _named_after(text: str, start: int) -> tuple[str, str | None] | None:
@@ -265,15 +267,16 @@ def _named_after(text: str, start: int) -> tuple[str, str | None] | None:
         # "called TreeRL", "called Absolute Zero": a name-shaped token, or the capitalised words.
         words = called.group("name").split()
         name = words[0] if looks_like_method_name(words[0]) else " ".join(words)
-        if name != words[0] and (short := re.match(rf"\s*\(({_NAME})\)", sentence[called.end() :])):
+        if name != words[0] and (short := _PAREN_NAME.match(sentence, called.end())):
             return short.group(1), name  # "called Retrospective Replay-based RL (RRL)"
         if looks_like_method_name(name):
             return name, None
     if (short := _OR_SHORT.match(sentence)) and looks_like_method_name(short.group("name")):
         return short.group("name"), short.group("long")
     tail = text[start : start + 160]
+    runs = list(_CAPITAL_RUN.finditer(tail))
     skip_to = 0
-    for token in re.finditer(_NAME, tail):
+    for token in _NAME_TOKEN.finditer(tail):
         if token.start() < skip_to:
             continue
         before = tail[: token.start()]
@@ -282,11 +285,11 @@ def _named_after(text: str, start: int) -> tuple[str, str | None] | None:
             return None
         if tail[token.end() : token.end() + 1] not in ("", " ", ",", ".", ";", ":", ")"):
             continue  # "DAPO's", "GRPO-like" (hyphens are inside the token already)
-        run = _capital_run(tail, token)
+        run = _capital_run(runs, token)
         if run and _describes(run.group(0).split()[0]):
-            if short := re.match(rf"\s*\(({_NAME})\)", tail[run.end() :]):
+            if short := _PAREN_NAME.match(tail, run.end()):
                 return short.group(1), run.group(0)  # "Unified Reward & Policy Optimization (URPO)"
-            if re.search(rf"(?:{_HEADS})$", run.group(0)):
+            if _HEAD_AT_END.search(run.group(0)):
                 return run.group(0), None
             skip_to = run.end()
             continue
