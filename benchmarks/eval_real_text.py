@@ -18,7 +18,8 @@ judged from whole threads: the shared set's threads and a blind set labelled fro
 
 With `--abstracts ABSTRACTS` (the papers' own abstracts, gathered apart from the repository: see
 benchmarks/data/README.md), screening and method extraction are also scored from title + abstract
-on the fresh and blind paper sets, as the arXiv loader reads a paper.
+on the fresh, blind and fourth paper sets, as the arXiv loader reads a paper. The fourth set was
+labelled from those abstracts; without them it is scored from titles only.
 
 With `--mirrors DIR` (fetched framework repositories), methods named in pull-request titles are
 scored too: squash-merge subjects labelled by hand (no title text: the subjects are read from
@@ -319,6 +320,12 @@ def _screening_parts() -> dict[str, list[dict]]:
     if rt.BLIND_PAPER_LABELS.exists():
         blind = rt.blind_papers()
         parts |= {"blind": blind, "blind, sure": [r for r in blind if r["sure"]]}
+    if rt.FOURTH_PAPER_LABELS.exists():
+        fourth = rt.fourth_papers()
+        parts |= {
+            "fourth, dev": [r for r in fourth if rt.part(r["arxiv_id"]) == "dev"],
+            "fourth, held out": [r for r in fourth if rt.part(r["arxiv_id"]) == "heldout"],
+        }
     return parts
 
 
@@ -400,7 +407,7 @@ def real_abstract_report(
 ) -> None:
     """Screening and method extraction from title + the paper's own abstract, as the arXiv loader
     reads a paper (no list headings), on the labelled papers whose abstract was found. Errors are
-    listed for the fresh set's development part only."""
+    listed for the development parts of the fresh and fourth sets only."""
     for part, part_rows in _screening_parts().items():
         rows = [r for r in part_rows if r["arxiv_id"] in abstracts]
         if not rows:
@@ -419,7 +426,7 @@ def real_abstract_report(
             ("new Method nodes that are training methods", c["right"], c["nodes"]),
         ):
             print(f"    extraction: {label:<44} {right}/{total} = {right / (total or 1):.3f}")
-        if show_errors and part == "fresh, dev":
+        if show_errors and part in ("fresh, dev", "fourth, dev"):
             _screening_errors(decisions)
             for what, r, names in errors:
                 if what != "missed":  # from the title alone: the title-only report lists those

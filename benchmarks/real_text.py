@@ -22,6 +22,8 @@ COMPOSED_ABSTRACTS = REPO / "tests" / "data" / "composed_abstracts.jsonl"
 # Labelled after the rules above were written, and scored before any rule changed for them.
 FRESH_PAPER_LABELS = REPO / "benchmarks" / "data" / "fresh_papers.jsonl"
 BLIND_PAPER_LABELS = REPO / "benchmarks" / "data" / "blind_papers.jsonl"
+# Labelled from title and abstract (the others from titles and what the labellers knew).
+FOURTH_PAPER_LABELS = REPO / "benchmarks" / "data" / "fourth_papers.jsonl"
 SPLIT_FILE = REPO / "tests" / "data" / "real_text_split.json"
 HELD_OUT_BUCKET = 0  # sha256(id) mod 5 == 0 is held out
 
@@ -64,6 +66,11 @@ def labelled_papers(path: Path = PAPER_LABELS) -> list[dict]:
 def fresh_papers() -> list[dict]:
     """A second, later sample of labelled papers, all held out (benchmarks/data/README.md)."""
     return labelled_papers(FRESH_PAPER_LABELS)
+
+
+def fourth_papers() -> list[dict]:
+    """A fourth sample, labelled from each paper's own abstract; its held-out fifth is read by no rule."""
+    return labelled_papers(FOURTH_PAPER_LABELS)
 
 
 def blind_papers() -> list[dict]:
