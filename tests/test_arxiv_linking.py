@@ -225,6 +225,17 @@ def test_a_proposed_long_name_gives_the_short_name_in_parentheses():
             "RRL",
             "Retro Replay Learning",
         ),
+        # The answer a paper offers without a proposing verb.
+        (
+            "We address this challenge with Diversity-Aware Policy Optimization (DAPX), a loss.",
+            "DAPX",
+            "Diversity-Aware Policy Optimization",
+        ),
+        (
+            "Our framework, Mass-Covering Hybrid RL (MCH-RL), keeps diversity.",
+            "MCH-RL",
+            "Mass-Covering Hybrid RL",
+        ),
         # TeX markup an arXiv abstract keeps, inside math too.
         (
             "We propose the $\\textbf{D}$ecoupled $\\textbf{Z}$ero $\\textbf{P}$olicy "

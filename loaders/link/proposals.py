@@ -116,7 +116,10 @@ _PROPOSE = re.compile(
     r"\b(?:we|this (?:paper|work))\s+(?:(?:also|further|then|first|additionally)\s+)?"
     r"(?:propose|introduce|present|develop|call|name|term)s?\b"
     # "We formalize this setting ... and introduce X": the second verb of the same sentence.
-    r"|\bwe\s+[a-z]+\b[^.;:!?]{0,120}?\band\s+(?:then\s+)?(?:propose|introduce|present|develop)\b",
+    r"|\bwe\s+[a-z]+\b[^.;:!?]{0,120}?\band\s+(?:then\s+)?(?:propose|introduce|present|develop)\b"
+    # "We address this challenge with X", "Our framework, X, ...": the answer the paper offers.
+    r"|\bwe\s+(?:address|tackle|solve|answer)\b[^.;:!?]{0,80}?\b(?:with|by|via)\b"
+    r"|\bour\s+(?:new\s+|novel\s+|proposed\s+)?(?:method|framework|approach|algorithm|objective),",
     re.IGNORECASE,
 )
 # After the verb, the name comes before any of these: "a clipping rule for GSPO" proposes no GSPO.
