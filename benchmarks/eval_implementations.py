@@ -111,7 +111,11 @@ Label sets:
   running TRL's, an edited DPO reference's and xtuner's trainers from their own scripts, two
   projects carrying LLaMA-Factory for their own SFT stages, and an evaluation suite that once
   trained reward models (notus, reward-bench, WebRL, STIC, beta-DPO, Virgo, POLAR).
-* `all`: the thirty-six.
+* `blind33`: benchmarks/data/blind33_implementations.jsonl and blind33_negatives.jsonl: a classic
+  RL library with a dialogue task, a project on a whole-root copy of verl, and two projects
+  carrying verl beside their own launchers and package (openrl, Open-AgentRL, QwenLong-L1,
+  Absolute-Zero-Reasoner).
+* `all`: the thirty-seven.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -203,7 +207,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind29": ("blind29_implementations.jsonl", "blind29_negatives.jsonl"),
                "blind30": ("blind30_implementations.jsonl", "blind30_negatives.jsonl"),
                "blind31": ("blind31_implementations.jsonl", "blind31_negatives.jsonl"),
-               "blind32": ("blind32_implementations.jsonl", "blind32_negatives.jsonl")}  # fmt: skip
+               "blind32": ("blind32_implementations.jsonl", "blind32_negatives.jsonl"),
+               "blind33": ("blind33_implementations.jsonl", "blind33_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -417,6 +422,7 @@ HELD_OUT = frozenset(
         "general-reasoner", "mcts-dpo", "raft", "entropy-mechanism-of-rl", "open-rs", "deepmath",
         "seg-zero", "skywork-r1v", "critic-rl", "eurus", "rlhf-v",
         "lm-human-preference-details", "chatglm-efficient-tuning", "notus", "reward-bench",
+        "qwenlong-l1", "absolute-zero-reasoner",
     }
 )  # fmt: skip
 
