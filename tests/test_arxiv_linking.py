@@ -256,6 +256,8 @@ def test_an_abstract_calling_the_title_name_a_method_says_what_it_names():
     assert [p.kind for p in CASE_FINDER.find(None, title)] == ["not-method"]
     abstract = "We introduce TXRM, a method for learning smoother reward models by temporal differences."
     assert [(p.name, p.kind) for p in CASE_FINDER.find(None, title, abstract)] == [("TXRM", "method")]
+    longer = "We propose TXRM, a rule-based reinforcement learning (RL) algorithm for audio models."
+    assert [(p.name, p.kind) for p in CASE_FINDER.find(None, title, longer)] == [("TXRM", "method")]
     # A framework stays what the title says it is.
     framework = "We introduce TXRM, a framework for serving reward models."
     assert [p.kind for p in CASE_FINDER.find(None, title, framework)] == ["not-method"]

@@ -135,7 +135,7 @@ _CALLED = re.compile(
 )
 # "X, a method for ...": an abstract saying its name is a training method, whatever the title calls it.
 _METHOD_APPOSITIVE = re.compile(
-    r"^,\s+(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:method|algorithm|objective|loss|estimator|technique)\b"
+    r"^,\s+(?:a|an)\s+(?:(?:[\w-]+|\([\w-]+\))\s+){0,5}?(?:method|algorithm|objective|loss|estimator|technique)\b"
 )
 # "Meta Reinforcement Fine-Tuning, or MRT,": a spelled-out name and its short form.
 _OR_SHORT = re.compile(rf"\s*(?P<long>(?:[A-Z][\w-]*\s+){{0,7}}[A-Z][\w-]*),\s+or\s+(?P<name>{_NAME})\b")
