@@ -145,11 +145,14 @@ _PHRASE_THEN_NAME = re.compile(rf"\s*(?P<long>[^.;:!?()]{{3,100}}?)\s*\((?P<name
 _ARTICLES = re.compile(r"^(?:(?:a|an|the|our|new|novel|simple|general|unified)\s+)*", re.IGNORECASE)
 # Text markup that arXiv abstracts keep: "\textbf{DAPO}" is DAPO.
 _TEX_MARKUP = re.compile(r"\\(?:textbf|textit|textsc|texttt|emph|mathbf|mathrm|text)\{([^{}]*)\}")
+_TEX_PLAIN_MATH = re.compile(r"\$([A-Za-z0-9]+)\$")  # "$D$ecoupled" once the markup inside is gone
+# Pieces of a proposing sentence: a name token, a short name in parentheses, a run of capitalised
+# words ("Long-Short Memory Sampling"), a hyphenated title-case compound ("Self-Reflection").
 _NAME_TOKEN = re.compile(_NAME)
 _PAREN_NAME = re.compile(rf"\s*\(({_NAME})\s*\)")
 _CAPITAL_RUN = re.compile(r"(?:[A-Z][\w-]*\s+(?:&\s+)?)+[A-Z][\w-]*")
 _TITLE_CASE_COMPOUND = re.compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+")
-_TEX_PLAIN_MATH = re.compile(r"\$([A-Za-z0-9]+)\$")  # "$D$ecoupled" once the markup inside is gone
+_SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
 # Right after a proposing verb, a spelled-out name and its short name in parentheses: "we introduce
 # Reinforcement Pre-Training (RPT)", "we propose Self-Principled Critique Tuning (SPCT)". The short
 # name is the name; the capitalised words (with the small words a name may hold) are its long name.
@@ -245,7 +248,7 @@ def plain_text(text: str) -> str:
 
 def _sentence_after(text: str, start: int) -> str:
     tail = text[start : start + 240]
-    end = re.search(r"[.;!?](?:\s|$)", tail)
+    end = _SENTENCE_END.search(tail)
     return tail[: end.start()] if end else tail
 
 
