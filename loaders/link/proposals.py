@@ -16,6 +16,16 @@ unless the paper's arXiv id is the catalog method's own. A catalog acronym
 proposed in the title of a paper with another arXiv id is another method that
 shares the acronym (a method is proposed once), so it gets its own slug.
 
+An abstract names its proposal in many ways; each is read after a proposing
+verb ("we propose/introduce/present/develop", "and introduce" later in a
+sentence that began with "we", "we address this challenge with", "our
+framework,"): a spelled-out name with its short form in parentheses or after
+", or"; the name a sentence "calls" it; the parenthesised name closing the noun
+phrase ("a novel PSRL framework (AttnRL)"); or the first name-shaped token. A
+run of capitalised words is read whole: a name when it ends in a method head
+noun or is followed by a short form, otherwise a description. TeX markup kept
+in arXiv abstracts ("\\textbf{DAPO}") is dropped first.
+
 Each proposal says what the name is (`kind`): a `method`, or a `model`,
 `benchmark` or `not-method` (title_cues.title_name_kind reads the title). A new
 Method node is made only for a method (`creates_method`).
