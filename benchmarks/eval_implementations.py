@@ -115,7 +115,11 @@ Label sets:
   RL library with a dialogue task, a project on a whole-root copy of verl, and two projects
   carrying verl beside their own launchers and package (openrl, Open-AgentRL, QwenLong-L1,
   Absolute-Zero-Reasoner).
-* `all`: the thirty-seven.
+* `blind34`: benchmarks/data/blind34_implementations.jsonl and blind34_negatives.jsonl: a fork
+  keeping verl's whole history, two edited whole-root copies of verl, a project on verl's installed
+  package, a puzzle collection with its own xtuner script, and a model release (SimpleTIR, RLPR,
+  NFT, MiroRL, InternBootcamp, MMaDA).
+* `all`: the thirty-eight.
 
 Corrections: where reading the diffs showed a label's first commit to be late, the earlier landing
 is added to that label's verified alternatives (benchmarks/data/label_corrections.jsonl, each
@@ -208,7 +212,8 @@ LABEL_FILES = {"dev": ("dev_implementations.jsonl", "dev_negatives.jsonl"),
                "blind30": ("blind30_implementations.jsonl", "blind30_negatives.jsonl"),
                "blind31": ("blind31_implementations.jsonl", "blind31_negatives.jsonl"),
                "blind32": ("blind32_implementations.jsonl", "blind32_negatives.jsonl"),
-               "blind33": ("blind33_implementations.jsonl", "blind33_negatives.jsonl")}  # fmt: skip
+               "blind33": ("blind33_implementations.jsonl", "blind33_negatives.jsonl"),
+               "blind34": ("blind34_implementations.jsonl", "blind34_negatives.jsonl")}  # fmt: skip
 
 
 def catalog_methods() -> list:
@@ -422,7 +427,7 @@ HELD_OUT = frozenset(
         "general-reasoner", "mcts-dpo", "raft", "entropy-mechanism-of-rl", "open-rs", "deepmath",
         "seg-zero", "skywork-r1v", "critic-rl", "eurus", "rlhf-v",
         "lm-human-preference-details", "chatglm-efficient-tuning", "notus", "reward-bench",
-        "qwenlong-l1", "absolute-zero-reasoner",
+        "qwenlong-l1", "absolute-zero-reasoner", "mmada", "mirorl",
     }
 )  # fmt: skip
 
