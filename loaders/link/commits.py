@@ -977,12 +977,6 @@ class CommitLinker:
         self.computation_contexts = PatternSet([m.computation_context for m in computing], ignore_case=True)
         # Preference methods train on pairs: one whose name is ambiguous needs pairs in sight.
         self.pairwise = {m.slug for m in methods if getattr(m, "family", None) == "preference"}
-        # Methods by each of their aliases as a value spells it (`nca_pair`), for what a recipe's
-        # loss setting selects.
-        self.slugs_of_value: dict[str, set[str]] = {}
-        for m in methods:
-            for alias in m.aliases:
-                self.slugs_of_value.setdefault(alias.lower(), set()).add(m.slug)
         # What every change shipping a method has in sight (the catalog's `shipped_with`).
         self.shipped_with = {
             m.slug: compile_for_long_text(m.shipped_with, ignore_case=True)
@@ -1171,18 +1165,23 @@ class CommitLinker:
             for text in lines.values():
                 other = next(
                     (
-                        o for m in _LOSS_SETTING.finditer(text)
-                        for o in sorted(self.slugs_of_value.get(m.group(1).lower(), set()) - {slug})
-                        if o in self.pairwise
+                        min(o)
+                        for m in _LOSS_SETTING.finditer(text)
+                        if (o := self._pairwise_named(m.group(1)) - {slug})
                     ),
                     None,
-                )  # fmt: skip
+                )
                 if other:
                     best[slug] = dataclasses.replace(
                         link, rel=MENTIONS, confidence=0.4,
                         rule=f"{link.rule}; the recipe's loss is {self.display.get(other, other)}'s",
                     )  # fmt: skip
                     break
+
+    def _pairwise_named(self, value: str) -> set[str]:
+        """The preference methods a value names by one of their aliases (`nca_pair`, `simpo`)."""
+        named = self.index.by_token.get(value.lower(), ())
+        return {a.slug for a in named if a.kind != "setting"} & self.pairwise  # a setting's token is a key
 
     def _variants_spelled_as_parent(self, message: str, named: dict, best: dict) -> list[Link]:
         """A variant the subject alone names (GSPO-token, the REINFORCE++ baseline), in a change that
