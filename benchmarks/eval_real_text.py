@@ -418,6 +418,15 @@ def real_abstract_report(
         ]
         print(f"  {part}: {len(rows)} of {len(part_rows)} papers have their abstract")
         _screening_lines(f"title+abstract {{what}}, {part}", decisions)
+        if hasattr(module, "screen_by_rules"):  # the rules before the abstract model's second reading
+            verdicts = [
+                (
+                    module.screen_by_rules(r["title"], abstracts[r["arxiv_id"]]).is_general_method,
+                    r["is_general_method"],
+                )
+                for r in rows
+            ]
+            print(_line(f"  rules alone, general, {part}", verdicts))
         errors: list = []
         c = rt.extraction_counts(rows, finder, abstracts, errors, nodes_read_abstracts=True)
         for label, right, total in (

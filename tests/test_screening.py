@@ -132,12 +132,12 @@ def test_a_mention_of_what_a_method_does_without_is_not_held_against_it():
 
 
 def test_a_title_model_when_shipped_decides_title_only_input_and_says_why():
-    from uptake.loaders.link.title_model import TitleModel
+    from uptake.loaders.link.screening_model import ScreeningModel
 
     title = "Magistral"  # a model report: no RL or LM word the rules can read
     rules = screening.screen_by_rules(title)
     assert not rules.is_rl_llm
-    model = TitleModel(
+    model = ScreeningModel(
         {"rl_llm": {"bias": 2.0}, "general": {"bias": -2.0, "decided-rl-llm": 1.0}},
         {"rl_llm": 0.6, "general": 0.6},
     )
@@ -146,6 +146,41 @@ def test_a_title_model_when_shipped_decides_title_only_input_and_says_why():
     assert decided.is_rl_llm and not decided.is_general_method and decided.kind == "other-rl-llm"
     assert reasons["input"] == "title" and reasons["model"]["rl_llm"] > 0.6
     assert reasons["model"]["thresholds"] == {"rl_llm": 0.6, "general": 0.6}
+
+
+def test_the_abstract_model_may_overrule_the_rules_yes_but_never_makes_one():
+    from uptake.loaders.link.screening_model import ScreeningModel
+
+    title = "Clipped Advantage Policy Optimization for RL of Language Models"
+    proposes = "We propose CAPO, a new clipping rule for the policy gradient objective of RL for LLMs."
+    yes = screening.screen_by_rules(title, proposes)
+    no = screening.screen_by_rules("A Survey of RL for LLMs", "We review RL algorithms for LLMs.")
+    assert yes.is_general_method and not no.is_general_method
+    doubting = ScreeningModel({"general": {"bias": 1.0, "abstract:clipping": -3.0}}, {"general": 0.5})
+    overruled = screening._with_abstract_model(yes, title, proposes, doubting)
+    reasons = json.loads(overruled.reasons())
+    assert not overruled.is_general_method and overruled.kind == "other-rl-llm"
+    assert (
+        reasons["model"]["general"] < 0.5
+        and ["abstract:clipping", -3.0] in reasons["model"]["strongest"]["general"]
+    )
+    assert overruled.hits == yes.hits  # the rules' evidence stays as reasons
+    eager = ScreeningModel({"general": {"bias": 5.0}}, {"general": 0.5})
+    assert screening._with_abstract_model(no, "A Survey of RL for LLMs", "We review.", eager) == no
+    assert screening._with_abstract_model(yes, title, proposes, eager).is_general_method
+
+
+def test_the_shipped_abstract_model_reads_real_words_and_decides_with_an_abstract_only():
+    from uptake.loaders.link.screening_model import load_model
+
+    model = load_model("abstract")
+    assert model is not None and 0.0 < model.thresholds["general"] < 1.0
+    words = [f for f in model.weights["general"] if f.startswith("abstract:")]
+    assert len(words) > 100  # learnt from real abstracts, not only from rule names
+    title = "Clipped Advantage Policy Optimization for RL of Language Models"
+    with_abstract = screen_paper(title, "We propose CAPO, a clipping rule for the RL objective of LLMs.")
+    assert with_abstract.model is not None and "general" in with_abstract.model
+    assert load_model("title") is None and screen_paper(title).model is None  # no title model ships
 
 
 def test_list_headings_supply_the_learning_signal_a_title_leaves_out():

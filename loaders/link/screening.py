@@ -47,6 +47,12 @@ lists put in every section's name, counts half. A section of method objects
 stands for the missing proposal of a title (never a baseline's section, such as
 "Proximal Policy Optimization"). The reasons say `"input": "title+headings"`.
 
+**A second reading with an abstract** (screening_model.py): when the rules say
+"general method" from a title and abstract, a small logistic model learnt from
+our labels of real papers (rule names, title and abstract words) reads the
+paper again and may overrule that yes, never make one. The reasons then carry
+its probability, threshold and strongest features.
+
 Every rule carries the literal stems its words start with; a rule runs only on
 text containing one of them (the hits are the same, checked by a test).
 """
@@ -57,10 +63,10 @@ import json
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from .screening_model import ScreeningModel, abstract_features, load_model, title_features
 from .title_cues import LM_ONLY_FAMILIES, title_name_kind
-from .title_model import TitleModel, load_title_model, title_features
 
 RL_LLM_THRESHOLD = 1.0
 # A proposal plus one method object, or a named method, reaches it (measured on title + abstract, dev part).
@@ -1092,7 +1098,7 @@ class Screening:
     method_score: float  # positives minus (discounted) negatives
     hits: tuple[RuleHit, ...]
     input: str = "title+abstract"  # what the decision was made from: title, abstract, headings joined by +
-    model: dict | None = None  # title only: the title model's probabilities and strongest features
+    model: dict | None = None  # a model decided: its probabilities, thresholds, strongest features
 
     @property
     def had_abstract(self) -> bool:
@@ -1185,11 +1191,16 @@ def screen_paper(
     """Decide (a) RL training of language models and (b) a general RL training method, with reasons.
 
     `headings` are the sections of curated lists the paper is filed under (HEADING_RULES); `year`
-    is the paper's (for `LM_ERA_FROM_YEAR`). With a title only, the shipped title model
-    (title_model.py) decides over the rules' cues."""
+    is the paper's (for `LM_ERA_FROM_YEAR`). Where a model is shipped for the input (title alone,
+    or with an abstract; screening_model.py), it decides over the rules' cues."""
     decision = screen_by_rules(title, abstract, headings, year)
-    model = load_title_model() if decision.input == "title" else None
-    return decision if model is None else _with_title_model(decision, title or "", model)
+    if decision.input == "title":
+        model = load_model("title")
+        return decision if model is None else _with_title_model(decision, title or "", model)
+    if not (abstract or "").strip():
+        return decision
+    model = load_model("abstract")
+    return decision if model is None else _with_abstract_model(decision, title or "", abstract, model)
 
 
 def _method_hits(hits: list[RuleHit], title_only: bool) -> list[RuleHit]:
@@ -1214,8 +1225,7 @@ def _era_hit(hits: list[RuleHit], year: int | None) -> RuleHit | None:
 def screen_by_rules(
     title: str, abstract: str = "", headings: Sequence[str] = (), year: int | None = None
 ) -> Screening:
-    """The rule table's decision alone: what the title model learns from, and what decides with an
-    abstract."""
+    """The rule table's decision alone: what the models learn from and what they may overrule."""
     title_only = not (abstract or "").strip()
     heading_text = " ; ".join(h.strip() for h in headings if h and h.strip())
     hits = _hits(title or "", abstract or "", heading_text)
@@ -1282,7 +1292,7 @@ def screen_by_rules(
 
 
 def rule_features(decision: Screening) -> set[str]:
-    """What the title model reads from the rules: which fired, and what they decided."""
+    """What the models read from the rules: which fired, and what they decided."""
     names = {h.rule for h in decision.hits}
     names |= {"decided-rl-llm"} if decision.is_rl_llm else set()
     return names | ({"decided-general"} if decision.is_general_method else set())
@@ -1293,7 +1303,7 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def _with_title_model(decision: Screening, title: str, model: TitleModel) -> Screening:
+def _with_title_model(decision: Screening, title: str, model: ScreeningModel) -> Screening:
     """The rules' decision on a title, re-decided by the title model; the rules' hits stay as reasons."""
     features = title_features(title, rule_features(decision))
     p_rl, p_general = model.probability("rl_llm", features), model.probability("general", features)
@@ -1322,5 +1332,32 @@ def _with_title_model(decision: Screening, title: str, model: TitleModel) -> Scr
         method_score=decision.method_score,
         hits=decision.hits,
         input="title",
+        model=reasons,
+    )
+
+
+def _with_abstract_model(decision: Screening, title: str, abstract: str, model: ScreeningModel) -> Screening:
+    """A second reading of the rules' "general method" on a title and abstract, by the abstract model.
+
+    It may overrule that yes, never make one: on real abstracts the rules' yes is often wrong (a
+    method for one application, a framework, a model's recipe) while their no, given for a survey,
+    a benchmark or a domain method, holds; the model sharpens precision without losing what the
+    rules know. The rules' hits stay as reasons."""
+    if not decision.is_general_method:
+        return decision
+    features = abstract_features(title, abstract, rule_features(decision))
+    p_general = model.probability("general", features)
+    threshold = model.thresholds["general"]
+    reasons = {
+        "general": round(p_general, 3),
+        "thresholds": model.thresholds,
+        "strongest": {"general": model.strongest("general", features)},
+    }
+    general = p_general >= threshold
+    return replace(
+        decision,
+        is_general_method=general,
+        kind="general-method" if general else "other-rl-llm",
+        confidence=_confidence(_logit(p_general) - _logit(threshold)),
         model=reasons,
     )
