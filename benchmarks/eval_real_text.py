@@ -18,8 +18,8 @@ judged from whole threads: the shared set's threads and a blind set labelled fro
 
 With `--abstracts ABSTRACTS` (the papers' own abstracts, gathered apart from the repository: see
 benchmarks/data/README.md), screening and method extraction are also scored from title + abstract
-on the fresh, blind and fourth paper sets, as the arXiv loader reads a paper. The fourth set was
-labelled from those abstracts; without them it is scored from titles only.
+on the fresh, blind, fourth and fifth paper sets, as the arXiv loader reads a paper. The fourth
+and fifth sets were labelled from those abstracts; without them they are scored from titles only.
 
 With `--mirrors DIR` (fetched framework repositories), methods named in pull-request titles are
 scored too: squash-merge subjects labelled by hand (no title text: the subjects are read from
@@ -326,6 +326,8 @@ def _screening_parts() -> dict[str, list[dict]]:
             "fourth, dev": [r for r in fourth if rt.part(r["arxiv_id"]) == "dev"],
             "fourth, held out": [r for r in fourth if rt.part(r["arxiv_id"]) == "heldout"],
         }
+    if rt.FIFTH_PAPER_LABELS.exists():
+        parts["fifth"] = rt.fifth_papers()
     return parts
 
 

@@ -24,6 +24,7 @@ FRESH_PAPER_LABELS = REPO / "benchmarks" / "data" / "fresh_papers.jsonl"
 BLIND_PAPER_LABELS = REPO / "benchmarks" / "data" / "blind_papers.jsonl"
 # Labelled from title and abstract (the others from titles and what the labellers knew).
 FOURTH_PAPER_LABELS = REPO / "benchmarks" / "data" / "fourth_papers.jsonl"
+FIFTH_PAPER_LABELS = REPO / "benchmarks" / "data" / "fifth_papers.jsonl"
 SPLIT_FILE = REPO / "tests" / "data" / "real_text_split.json"
 HELD_OUT_BUCKET = 0  # sha256(id) mod 5 == 0 is held out
 
@@ -71,6 +72,12 @@ def fresh_papers() -> list[dict]:
 def fourth_papers() -> list[dict]:
     """A fourth sample, labelled from each paper's own abstract; its held-out fifth is read by no rule."""
     return labelled_papers(FOURTH_PAPER_LABELS)
+
+
+def fifth_papers() -> list[dict]:
+    """A fifth sample, labelled from each paper's own abstract after the abstract model was trained;
+    read by no rule and no model, all of it held out."""
+    return labelled_papers(FIFTH_PAPER_LABELS)
 
 
 def blind_papers() -> list[dict]:
