@@ -249,6 +249,28 @@ def test_a_whole_repository_copied_into_a_folder_is_a_copy_whatever_project_it_i
         assert first_implementations(facts)["grpo"][0] == sha, name
 
 
+def test_a_copys_modules_copied_out_of_its_package_in_the_same_change_are_the_copys(tmp_path):
+    """A change that brings another framework's tree and, beside it, some of that package's modules
+    at the top (`hparams/args.py` next to `otherfw/hparams/args.py`) brought one copy: those
+    modules are the copy's. The same module added with no copy in the change, or a module whose
+    path only shares a file name with the copy's, is the repository's own."""
+    args = 'def options(p):\n    p.add_argument("--loss", choices=["sigmoid", "ipo"], default="ipo")\n'
+    copy = {"otherfw/__init__.py": "", "otherfw/hparams/__init__.py": "", "otherfw/hparams/args.py": args}
+    cases = (
+        ("beside", {**copy, "hparams/args.py": args}, False),
+        ("alone", {"hparams/args.py": args}, True),
+        ("same-name", {**copy, "mine/args.py": args}, True),
+    )
+    for name, change, own in cases:
+        repo = Repo(tmp_path / name)
+        repo.commit("Initial commit", {"README.md": "# mine\n", "mine/__init__.py": ""})
+        sha = repo.commit("Preference loss from arXiv:2310.12036", change)
+        facts = mine_repository("mine", repo.path, METHODS, workers=1, vendored=VENDORED)
+        assert ("ipo" in first_implementations(facts)) is own, name
+        if not own:
+            assert links_of(facts, sha)[("IMPLEMENTS", "ipo")].vendored == "otherfw"
+
+
 def test_a_repository_named_after_a_method_is_that_methods_code(tmp_path):
     """In its own history an ambiguous method name that is also the framework's name speaks of the
     framework (prime-rl's "prime"), unless the framework is named after the method as a whole (the

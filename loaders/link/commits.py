@@ -1873,12 +1873,18 @@ class CommitLinker:
         copy the change brings, or ''. Examples and launchers arrive with the copy they run; a
         launcher of a copy added on its own is the wrapper's: its users run it."""
         imported = self._imported_repositories(files) | _transplanted_packages(files)
-        arriving = {self._copied_from(f.path) for f in files if f.status == "A"} | set(imported.values())
+        inside = {
+            f.path: src for f in files if (src := self._copied_from(f.path) or _inside_import(f, imported))
+        }
+        arriving = {src for f in files if f.status == "A" and (src := inside.get(f.path))} | set(
+            imported.values()
+        )
+        modules = _copied_modules(files, inside) if arriving else {}
         roots: dict[str, str] | None = None  # read only for a launcher of an arriving copy
 
         def copy_of(f: FileDiff) -> str:
             nonlocal roots
-            if found := self._copied_from(f.path) or _inside_import(f, imported):
+            if found := inside.get(f.path) or modules.get(f.path):
                 return found
             if (launched := self._runs_other(f)) not in arriving:
                 return ""
@@ -2239,6 +2245,21 @@ def _transplanted_packages(files: list[FileDiff]) -> dict[str, str]:
         ):
             out[root + "/"] = parts[i].lower()
     return out
+
+
+def _copied_modules(files: list[FileDiff], inside: dict[str, str]) -> dict[str, str]:
+    """Python modules this change adds outside a copy it brings, at a path that ends a module of
+    that copy (`extras/constants.py` beside `Other/src/otherpkg/extras/constants.py`): a package's
+    modules copied out of their package are the copy's too. Path -> the copy's framework."""
+    tails: dict[str, str] = {}
+    for f in files:
+        if f.status == "A" and f.path.endswith(".py") and (src := inside.get(f.path)):
+            parts = f.path.split("/")
+            for k in range(2, len(parts)):  # a folder and the file at least: `__init__.py` says nothing
+                tails.setdefault("/".join(parts[-k:]), src)
+    return {
+        f.path: tails[f.path] for f in files if f.status == "A" and f.path in tails and f.path not in inside
+    }
 
 
 def _inside_import(f: FileDiff, imported: dict[str, str]) -> str:
