@@ -245,3 +245,18 @@ def test_an_unambiguous_method_name_in_the_frameworks_name_still_names_the_metho
     matcher = MethodMatcher(METHODS)
     title = "Fix the GRPO advantage"
     assert "grpo" in named_methods(Thread("grpo-zero", 3, False, title, "", "open"), matcher)
+
+
+@pytest.mark.parametrize(
+    ("title", "named"),
+    [
+        ("Support PRM with soft labels", True),
+        ("add PRM training with hard estimation", True),
+        ("Fix the prm800k loader", False),  # a dataset's name
+    ],
+)
+def test_the_shipped_catalog_names_a_process_reward_model_by_its_acronym(title, named):
+    from uptake.loaders.catalog import read_catalog
+
+    matcher = MethodMatcher(read_catalog().methods.values())
+    assert ("prm" in named_methods(_thread(make_issue(9, title, "")), matcher)) is named
