@@ -1340,9 +1340,9 @@ def _with_abstract_model(decision: Screening, title: str, abstract: str, model: 
     """A second reading of the rules' "general method" on a title and abstract, by the abstract model.
 
     It may overrule that yes, never make one: on real abstracts the rules' yes is often wrong (a
-    method for one application, a framework, a model's recipe) while their no, given for a survey,
-    a benchmark or a domain method, holds; the model sharpens precision without losing what the
-    rules know. The rules' hits stay as reasons."""
+    method for one application, a framework, a model's recipe), while a model that could also
+    overrule their no took yeses from papers they call surveys, benchmarks or one domain's method,
+    which cost precision where such a kind is stated plainly. The rules' hits stay as reasons."""
     if not decision.is_general_method:
         return decision
     features = abstract_features(title, abstract, rule_features(decision))
